@@ -1,0 +1,44 @@
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# The rdma_rw series: apply this sparse tree to a Linux 6.12+ base, build
+# and test it, and write it out as a patch series.  See README.md.
+
+BUILD	?= $(CURDIR)/build
+LINUX	:= $(BUILD)/linux
+OBJ_UM	:= $(BUILD)/obj-um
+SERIES	:= $(BUILD)/series
+
+# Every compiler call of every kernel build goes through ccache.
+CCACHE_DIR ?= $(HOME)/.cache/ccache
+export CCACHE_DIR
+# Debian's python3 first: the checks use its packages (ply, git).
+export PATH := /usr/lib/ccache:/usr/bin:$(PATH)
+export BUILD LINUX OBJ_UM SERIES
+
+.PHONY: all setup base apply config build check series clean
+
+all: build
+
+setup: apply config
+
+base:
+	@tools/series/deps.sh
+	@tools/series/base.sh $(LINUX)
+
+apply: base
+	@tools/series/apply.py $(CURDIR) $(LINUX)
+
+config: apply
+	@tools/series/build.sh config
+
+build: setup
+	@tools/series/build.sh users
+
+check: setup
+	@tools/series/check.sh
+
+series: apply
+	@tools/series/format.sh $(SERIES)
+
+clean:
+	rm -rf $(BUILD)

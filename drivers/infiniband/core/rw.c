@@ -1,0 +1,1111 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * RDMA READ/WRITE contexts.
+ *
+ * A ULP gives us its side of a transfer (a scatterlist or a bio_vec array)
+ * and the peer's side (remote address and rkey).  We DMA-map the local buffer
+ * and build the chain of send work requests that moves the data, in the
+ * cheapest shape the device and QP allow:
+ *
+ *   RDMA_RW_SINGLE_WR  one RDMA READ/WRITE carrying one SGE;
+ *   RDMA_RW_MULTI_WR   RDMA READ/WRITEs of up to max_read_sge/max_write_sge
+ *                      SGEs each;
+ *   RDMA_RW_MR         per run of up to pages_per_mr pages: [LOCAL_INV],
+ *                      REG_MR, then one RDMA READ/WRITE through the new MR;
+ *   RDMA_RW_SIG_MR     the same with one integrity MR, which makes the HCA
+ *                      insert, check or strip T10-PI on the way.
+ *
+ * MRs are mandatory for RDMA READ on iWARP, whose READ sink must be a
+ * remotely writable STag, and when the force_mr debug option is set.  They
+ * are an optimisation for READs on devices that report max_sgl_rd, and only
+ * there may an exhausted MR pool fall back to SGEs.
+ */
+#include <linux/moduleparam.h>
+#include <linux/overflow.h>
+#include <linux/sizes.h>
+#include <linux/slab.h>
+#include <rdma/mr_pool.h>
+#include <rdma/rw.h>
+
+enum {
+	RDMA_RW_SINGLE_WR,
+	RDMA_RW_MULTI_WR,
+	RDMA_RW_MR,
+	RDMA_RW_SIG_MR,
+};
+
+/* Upper bound of one MR, so that per-QP MR pools stay small. */
+#define RDMA_RW_MAX_PAGES_PER_MR	256U
+
+static bool rdma_rw_force_mr;
+module_param_named(force_mr, rdma_rw_force_mr, bool, 0);
+MODULE_PARM_DESC(force_mr,
+		 "Register memory for every RDMA READ/WRITE (testing aid)");
+
+static bool rdma_rw_valid_dir(enum dma_data_direction dir)
+{
+	return dir == DMA_TO_DEVICE || dir == DMA_FROM_DEVICE;
+}
+
+/* Ceiling division that cannot wrap, unlike DIV_ROUND_UP(), near U32_MAX. */
+static u32 rdma_rw_div_up(u32 n, u32 d)
+{
+	return n / d + !!(n % d);
+}
+
+/* The device may need MRs for some I/O, so the QP must have a pool. */
+static bool rdma_rw_can_use_mr(struct ib_device *dev, u32 port_num)
+{
+	return rdma_protocol_iwarp(dev, port_num) || dev->attrs.max_sgl_rd ||
+	       unlikely(rdma_rw_force_mr);
+}
+
+/* MRs are a hard requirement for this I/O: SGEs cannot stand in. */
+static bool rdma_rw_mr_required(struct ib_device *dev, u32 port_num,
+				enum dma_data_direction dir)
+{
+	return unlikely(rdma_rw_force_mr) ||
+	       (dir == DMA_FROM_DEVICE && rdma_protocol_iwarp(dev, port_num));
+}
+
+/*
+ * MRs are required, or the device prefers one registration over a READ
+ * whose SGE list is longer than max_sgl_rd.
+ */
+static bool rdma_rw_io_needs_mr(struct ib_device *dev, u32 port_num,
+				enum dma_data_direction dir, u32 dma_nents)
+{
+	u32 max_sgl_rd = dev->attrs.max_sgl_rd;
+
+	if (rdma_rw_mr_required(dev, port_num, dir))
+		return true;
+	return dir == DMA_FROM_DEVICE && max_sgl_rd && dma_nents > max_sgl_rd;
+}
+
+/*
+ * Pages one MR maps.  A device that reports 0 gets 1 rather than a division
+ * by zero; registration will then fail cleanly when the MR is allocated.
+ */
+static u32 rdma_rw_fr_page_list_len(struct ib_device *dev, bool pi_support)
+{
+	u32 len = pi_support ? dev->attrs.max_pi_fast_reg_page_list_len :
+			       dev->attrs.max_fast_reg_page_list_len;
+
+	return clamp(len, 1U, RDMA_RW_MAX_PAGES_PER_MR);
+}
+
+/* SGEs one RDMA READ or WRITE may carry on @qp, at least 1 (see above). */
+static u32 rdma_rw_max_sge(struct ib_qp *qp, enum dma_data_direction dir)
+{
+	return max(dir == DMA_TO_DEVICE ? qp->max_write_sge : qp->max_read_sge,
+		   1U);
+}
+
+/*
+ * The MR pool had nothing for us.  That is worth a retry (-EAGAIN) while the
+ * QP has MRs out; a QP that was created without an MR pool never will.
+ */
+static int rdma_rw_no_mr(struct ib_qp *qp, struct list_head *pool)
+{
+	unsigned long flags;
+	bool none;
+
+	spin_lock_irqsave(&qp->mr_lock, flags);
+	none = list_empty(pool) && !qp->mrs_used;
+	spin_unlock_irqrestore(&qp->mr_lock, flags);
+
+	return none ? -EINVAL : -EAGAIN;
+}
+
+static void rdma_rw_init_rdma_wr(struct ib_rdma_wr *wr, struct ib_sge *sges,
+				 u32 nr_sge, u64 remote_addr, u32 rkey,
+				 enum dma_data_direction dir)
+{
+	wr->wr.opcode = dir == DMA_TO_DEVICE ? IB_WR_RDMA_WRITE :
+					       IB_WR_RDMA_READ;
+	wr->wr.sg_list = sges;
+	wr->wr.num_sge = nr_sge;
+	wr->remote_addr = remote_addr;
+	wr->rkey = rkey;
+}
+
+static int rdma_rw_reg_access(struct ib_qp *qp, u32 port_num)
+{
+	/* An iWARP peer writes READ responses straight into the MR. */
+	if (rdma_protocol_iwarp(qp->device, port_num))
+		return IB_ACCESS_LOCAL_WRITE | IB_ACCESS_REMOTE_WRITE;
+	return IB_ACCESS_LOCAL_WRITE;
+}
+
+/*
+ * Take @mr for @reg and queue a LOCAL_INV of its current key when its last
+ * registration is still valid.  Returns the number of WQEs this adds.
+ */
+static int rdma_rw_take_mr(struct rdma_rw_reg_ctx *reg, struct ib_mr *mr)
+{
+	reg->mr = mr;
+	reg->reg_wr.mr = mr;
+	if (!mr->need_inval)
+		return 0;
+	reg->inv_wr.opcode = IB_WR_LOCAL_INV;
+	reg->inv_wr.ex.invalidate_rkey = mr->lkey;
+	reg->inv_wr.next = &reg->reg_wr.wr;
+	return 1;
+}
+
+static struct ib_send_wr *rdma_rw_reg_first_wr(struct rdma_rw_reg_ctx *reg)
+{
+	return reg->inv_wr.next ? &reg->inv_wr : &reg->reg_wr.wr;
+}
+
+/*
+ * Register @nents DMA entries from @sg (the first one starting @offset bytes
+ * in) with an MR from the pool and point @reg's SGE at it.  Returns the WQE
+ * count; on error the MR is back in the pool.
+ */
+static int rdma_rw_init_one_mr(struct ib_qp *qp, u32 port_num,
+			       struct rdma_rw_reg_ctx *reg,
+			       struct scatterlist *sg, u32 nents, u32 offset)
+{
+	struct ib_mr *mr = ib_mr_pool_get(qp, &qp->rdma_mrs);
+	int ret;
+
+	if (!mr)
+		return -EAGAIN;
+
+	ret = ib_map_mr_sg(mr, sg, nents, &offset, PAGE_SIZE);
+	if (ret < 0 || (u32)ret != nents) {
+		ib_mr_pool_put(qp, &qp->rdma_mrs, mr);
+		return ret < 0 ? ret : -EINVAL;
+	}
+
+	reg->reg_wr.wr.opcode = IB_WR_REG_MR;
+	reg->reg_wr.wr.next = &reg->wr.wr;
+	reg->reg_wr.access = rdma_rw_reg_access(qp, port_num);
+	reg->sge.addr = mr->iova;
+	reg->sge.length = mr->length;
+	return rdma_rw_take_mr(reg, mr) + 1;
+}
+
+static int rdma_rw_init_mr_wrs(struct rdma_rw_ctx *ctx, struct ib_qp *qp,
+			       u32 port_num, struct scatterlist *sg,
+			       u32 sg_cnt, u32 offset, u64 remote_addr,
+			       u32 rkey, enum dma_data_direction dir)
+{
+	u32 pages_per_mr = rdma_rw_fr_page_list_len(qp->device,
+						    qp->integrity_en);
+	u32 nr_ops = rdma_rw_div_up(sg_cnt, pages_per_mr);
+	bool read_inv = dir == DMA_FROM_DEVICE &&
+			rdma_cap_read_inv(qp->device, port_num);
+	struct rdma_rw_reg_ctx *reg;
+	int count = 0, ret;
+	u32 i, j;
+
+	reg = kcalloc(nr_ops, sizeof(*reg), GFP_KERNEL);
+	if (!reg)
+		return -ENOMEM;
+
+	for (i = 0; i < nr_ops; i++) {
+		u32 nents = min(sg_cnt, pages_per_mr);
+
+		ret = rdma_rw_init_one_mr(qp, port_num, &reg[i], sg, nents,
+					  offset);
+		if (ret < 0)
+			goto out_put_mrs;
+		count += ret + 1;
+
+		rdma_rw_init_rdma_wr(&reg[i].wr, &reg[i].sge, 1, remote_addr,
+				     rkey, dir);
+		/* The READ response invalidates the MR: no LOCAL_INV later. */
+		if (read_inv)
+			reg[i].wr.wr.opcode = IB_WR_RDMA_READ_WITH_INV;
+		if (i)
+			reg[i - 1].wr.wr.next = rdma_rw_reg_first_wr(&reg[i]);
+
+		remote_addr += reg[i].sge.length;
+		sg_cnt -= nents;
+		for (j = 0; j < nents; j++)
+			sg = sg_next(sg);
+		offset = 0;
+	}
+
+	ctx->reg = reg;
+	ctx->nr_ops = nr_ops;
+	ctx->type = RDMA_RW_MR;
+	return count;
+
+out_put_mrs:
+	while (i--)
+		ib_mr_pool_put(qp, &qp->rdma_mrs, reg[i].mr);
+	kfree(reg);
+	return ret;
+}
+
+/*
+ * Spread @nr_sge SGEs over RDMA READ/WRITEs of at most max_sge each.  On
+ * success the context owns @sges.
+ */
+static int rdma_rw_init_map_wrs(struct rdma_rw_ctx *ctx, struct ib_qp *qp,
+				struct ib_sge *sges, u32 nr_sge,
+				u64 remote_addr, u32 rkey,
+				enum dma_data_direction dir)
+{
+	u32 max_sge = rdma_rw_max_sge(qp, dir);
+	u32 nr_ops = rdma_rw_div_up(nr_sge, max_sge);
+	struct ib_rdma_wr *wrs;
+	u32 i, j;
+
+	wrs = kcalloc(nr_ops, sizeof(*wrs), GFP_KERNEL);
+	if (!wrs)
+		return -ENOMEM;
+
+	for (i = 0; i < nr_ops; i++) {
+		u32 first = i * max_sge;
+		u32 n = min(nr_sge - first, max_sge);
+
+		rdma_rw_init_rdma_wr(&wrs[i], &sges[first], n, remote_addr,
+				     rkey, dir);
+		for (j = first; j < first + n; j++)
+			remote_addr += sges[j].length;
+		if (i)
+			wrs[i - 1].wr.next = &wrs[i].wr;
+	}
+
+	ctx->map.sges = sges;
+	ctx->map.wrs = wrs;
+	ctx->nr_ops = nr_ops;
+	ctx->type = RDMA_RW_MULTI_WR;
+	return nr_ops;
+}
+
+/* The SGE is already in ctx->single.sge. */
+static int rdma_rw_init_single_wr(struct rdma_rw_ctx *ctx, u64 remote_addr,
+				  u32 rkey, enum dma_data_direction dir)
+{
+	rdma_rw_init_rdma_wr(&ctx->single.wr, &ctx->single.sge, 1, remote_addr,
+			     rkey, dir);
+	ctx->nr_ops = 1;
+	ctx->type = RDMA_RW_SINGLE_WR;
+	return 1;
+}
+
+static void rdma_rw_sg_to_sges(struct ib_qp *qp, struct scatterlist *sg,
+			       u32 nents, u32 offset, struct ib_sge *sges)
+{
+	u32 i;
+
+	for (i = 0; i < nents; i++, sg = sg_next(sg)) {
+		sges[i].addr = sg_dma_address(sg) + offset;
+		sges[i].length = sg_dma_len(sg) - offset;
+		sges[i].lkey = qp->pd->local_dma_lkey;
+		offset = 0;
+	}
+}
+
+/* Build the work requests for @nents mapped entries, in the best shape. */
+static int rdma_rw_init_sg_wrs(struct rdma_rw_ctx *ctx, struct ib_qp *qp,
+			       u32 port_num, struct scatterlist *sg, u32 nents,
+			       u32 offset, u64 remote_addr, u32 rkey,
+			       enum dma_data_direction dir)
+{
+	struct ib_sge *sges;
+	int ret;
+
+	if (rdma_rw_io_needs_mr(qp->device, port_num, dir, nents)) {
+		ret = rdma_rw_init_mr_wrs(ctx, qp, port_num, sg, nents, offset,
+					  remote_addr, rkey, dir);
+		if (ret != -EAGAIN)
+			return ret;
+		if (rdma_rw_mr_required(qp->device, port_num, dir))
+			return rdma_rw_no_mr(qp, &qp->rdma_mrs);
+		/* The MRs were an optimisation: SGEs will do. */
+	}
+
+	if (nents == 1) {
+		rdma_rw_sg_to_sges(qp, sg, 1, offset, &ctx->single.sge);
+		return rdma_rw_init_single_wr(ctx, remote_addr, rkey, dir);
+	}
+
+	sges = kcalloc(nents, sizeof(*sges), GFP_KERNEL);
+	if (!sges)
+		return -ENOMEM;
+	rdma_rw_sg_to_sges(qp, sg, nents, offset, sges);
+	ret = rdma_rw_init_map_wrs(ctx, qp, sges, nents, remote_addr, rkey,
+				   dir);
+	if (ret < 0)
+		kfree(sges);
+	return ret;
+}
+
+/*
+ * Step over the mapped entries that @offset covers entirely.  Returns the
+ * entry the I/O starts in, with @nents and @offset adjusted to it, or NULL
+ * when the offset lies at or past the end of the data.
+ */
+static struct scatterlist *rdma_rw_skip_offset(struct scatterlist *sg,
+					       u32 *nents, u32 *offset)
+{
+	while (*nents && *offset >= sg_dma_len(sg)) {
+		*offset -= sg_dma_len(sg);
+		sg = sg_next(sg);
+		(*nents)--;
+	}
+	return *nents ? sg : NULL;
+}
+
+/**
+ * rdma_rw_ctx_init - map a scatterlist and prepare an RDMA READ or WRITE
+ * @ctx:	context to initialize; any previous content is discarded
+ * @qp:		queue pair to operate on
+ * @port_num:	port the connection is bound to
+ * @sg:		scatterlist to READ into or WRITE from
+ * @sg_cnt:	number of entries in @sg
+ * @sg_offset:	byte offset into @sg at which the transfer starts
+ * @remote_addr: remote address to read or write, relative to @rkey
+ * @rkey:	remote key to operate on
+ * @dir:	%DMA_TO_DEVICE for RDMA WRITE, %DMA_FROM_DEVICE for RDMA READ
+ *
+ * DMA-maps @sg and builds the work requests that move it: a single RDMA
+ * READ/WRITE, several of them when the SGEs exceed what one may carry, or
+ * fast registrations from @qp's MR pool where the device needs or prefers
+ * them.  Post them with rdma_rw_ctx_post() or rdma_rw_ctx_wrs(), release
+ * everything with rdma_rw_ctx_destroy().
+ *
+ * Return: the number of send queue WQEs the transfer uses, or a negative
+ * errno: -EINVAL for an empty list, a bad direction or an offset at or past
+ * the end of the data; -EAGAIN when MRs are needed and all of @qp's are in
+ * use (retry after one completes); -ENOMEM; or the error of the DMA mapping
+ * or of the device's MR mapping.  On error nothing stays mapped or taken and
+ * @ctx->nr_ops is 0, so a following rdma_rw_ctx_destroy() does nothing.
+ */
+int rdma_rw_ctx_init(struct rdma_rw_ctx *ctx, struct ib_qp *qp, u32 port_num,
+		     struct scatterlist *sg, u32 sg_cnt, u32 sg_offset,
+		     u64 remote_addr, u32 rkey, enum dma_data_direction dir)
+{
+	struct sg_table sgt = { .sgl = sg, .orig_nents = sg_cnt };
+	struct scatterlist *first;
+	u32 nents;
+	int ret;
+
+	memset(ctx, 0, sizeof(*ctx));
+	if (!sg_cnt || !rdma_rw_valid_dir(dir))
+		return -EINVAL;
+
+	ret = ib_dma_map_sgtable_attrs(qp->device, &sgt, dir, 0);
+	if (ret)
+		return ret;
+
+	nents = sgt.nents;
+	first = rdma_rw_skip_offset(sg, &nents, &sg_offset);
+	if (!first) {
+		ret = -EINVAL;
+		goto out_unmap;
+	}
+
+	ret = rdma_rw_init_sg_wrs(ctx, qp, port_num, first, nents, sg_offset,
+				  remote_addr, rkey, dir);
+	if (ret < 0)
+		goto out_unmap;
+	return ret;
+
+out_unmap:
+	/* With the original list: the offset skip moved only our cursor. */
+	ib_dma_unmap_sgtable_attrs(qp->device, &sgt, dir, 0);
+	return ret;
+}
+EXPORT_SYMBOL(rdma_rw_ctx_init);
+
+/*
+ * Take the next non-empty piece of @iter out of @bvecs: a whole multi-page
+ * segment, or with @by_page at most up to the next page boundary.  Returns
+ * 1 with @piece set, 0 at the end, or -EINVAL when @iter reaches past
+ * @nr_bvec entries or past the end of one.
+ */
+static int rdma_rw_bvec_next(const struct bio_vec *bvecs, u32 nr_bvec,
+			     struct bvec_iter *iter, bool by_page,
+			     struct bio_vec *piece)
+{
+	while (iter->bi_size) {
+		const struct bio_vec *bv;
+		u32 off, len;
+
+		if (iter->bi_idx >= nr_bvec)
+			return -EINVAL;
+		bv = &bvecs[iter->bi_idx];
+		if (iter->bi_bvec_done > bv->bv_len)
+			return -EINVAL;
+
+		off = bv->bv_offset + iter->bi_bvec_done;
+		len = min(iter->bi_size, bv->bv_len - iter->bi_bvec_done);
+		if (by_page)
+			len = min_t(u32, len, PAGE_SIZE - offset_in_page(off));
+		bvec_iter_advance_single(bvecs, iter, len);
+		if (!len)
+			continue;
+
+		bvec_set_page(piece, nth_page(bv->bv_page, off / PAGE_SIZE),
+			      len, offset_in_page(off));
+		return 1;
+	}
+	return 0;
+}
+
+/* Count the pieces of @iter, checking that it stays inside @bvecs. */
+static int rdma_rw_bvec_count(const struct bio_vec *bvecs, u32 nr_bvec,
+			      struct bvec_iter iter, bool by_page, u32 *count)
+{
+	struct bio_vec piece;
+	int ret;
+
+	*count = 0;
+	while ((ret = rdma_rw_bvec_next(bvecs, nr_bvec, &iter, by_page,
+					&piece)) > 0)
+		(*count)++;
+	return ret;
+}
+
+static void rdma_rw_unmap_sges(struct ib_device *dev, struct ib_sge *sges,
+			       u32 nr_sge, enum dma_data_direction dir)
+{
+	u32 i;
+
+	for (i = 0; i < nr_sge; i++)
+		ib_dma_unmap_page(dev, sges[i].addr, sges[i].length, dir);
+}
+
+/* DMA-map each of the @nr_sge segments of @iter into its own SGE. */
+static int rdma_rw_map_bvec_sges(struct ib_qp *qp, const struct bio_vec *bvecs,
+				 u32 nr_bvec, struct bvec_iter iter,
+				 struct ib_sge *sges, u32 nr_sge,
+				 enum dma_data_direction dir)
+{
+	struct bio_vec seg;
+	u32 i;
+
+	/* rdma_rw_bvec_count() has walked @iter: it yields @nr_sge pieces. */
+	for (i = 0; i < nr_sge; i++) {
+		rdma_rw_bvec_next(bvecs, nr_bvec, &iter, false, &seg);
+		sges[i].addr = ib_dma_map_page(qp->device, seg.bv_page,
+					       seg.bv_offset, seg.bv_len, dir);
+		if (ib_dma_mapping_error(qp->device, sges[i].addr))
+			goto out_unmap;
+		sges[i].length = seg.bv_len;
+		sges[i].lkey = qp->pd->local_dma_lkey;
+	}
+	return 0;
+
+out_unmap:
+	rdma_rw_unmap_sges(qp->device, sges, i, dir);
+	return -ENOMEM;
+}
+
+static int rdma_rw_init_sge_bvec(struct rdma_rw_ctx *ctx, struct ib_qp *qp,
+				 const struct bio_vec *bvecs, u32 nr_bvec,
+				 struct bvec_iter iter, u64 remote_addr,
+				 u32 rkey, enum dma_data_direction dir)
+{
+	struct ib_sge *sges;
+	u32 nr_sge;
+	int ret;
+
+	ret = rdma_rw_bvec_count(bvecs, nr_bvec, iter, false, &nr_sge);
+	if (ret)
+		return ret;
+
+	if (nr_sge == 1) {
+		ret = rdma_rw_map_bvec_sges(qp, bvecs, nr_bvec, iter,
+					    &ctx->single.sge, 1, dir);
+		if (ret)
+			return ret;
+		return rdma_rw_init_single_wr(ctx, remote_addr, rkey, dir);
+	}
+
+	sges = kcalloc(nr_sge, sizeof(*sges), GFP_KERNEL);
+	if (!sges)
+		return -ENOMEM;
+	ret = rdma_rw_map_bvec_sges(qp, bvecs, nr_bvec, iter, sges, nr_sge,
+				    dir);
+	if (ret)
+		goto out_free;
+	ret = rdma_rw_init_map_wrs(ctx, qp, sges, nr_sge, remote_addr, rkey,
+				   dir);
+	if (ret < 0)
+		goto out_unmap;
+	return ret;
+
+out_unmap:
+	rdma_rw_unmap_sges(qp->device, sges, nr_sge, dir);
+out_free:
+	kfree(sges);
+	return ret;
+}
+
+/*
+ * Registration needs the pages in a scatterlist for ib_map_mr_sg(); build
+ * one entry per page so that each MR takes exactly pages_per_mr of them.
+ */
+static int rdma_rw_init_mr_bvec(struct rdma_rw_ctx *ctx, struct ib_qp *qp,
+				u32 port_num, const struct bio_vec *bvecs,
+				u32 nr_bvec, struct bvec_iter iter,
+				u64 remote_addr, u32 rkey,
+				enum dma_data_direction dir)
+{
+	struct sg_table sgt;
+	struct scatterlist *sg;
+	struct bio_vec page;
+	u32 nr_pages, i;
+	int ret;
+
+	ret = rdma_rw_bvec_count(bvecs, nr_bvec, iter, true, &nr_pages);
+	if (ret)
+		return ret;
+
+	ret = sg_alloc_table(&sgt, nr_pages, GFP_KERNEL);
+	if (ret)
+		return ret;
+	for_each_sgtable_sg(&sgt, sg, i) {
+		rdma_rw_bvec_next(bvecs, nr_bvec, &iter, true, &page);
+		sg_set_page(sg, page.bv_page, page.bv_len, page.bv_offset);
+	}
+
+	ret = ib_dma_map_sgtable_attrs(qp->device, &sgt, dir, 0);
+	if (ret)
+		goto out_free;
+
+	ret = rdma_rw_init_mr_wrs(ctx, qp, port_num, sgt.sgl, sgt.nents, 0,
+				  remote_addr, rkey, dir);
+	if (ret == -EAGAIN)
+		ret = rdma_rw_no_mr(qp, &qp->rdma_mrs);
+	if (ret < 0)
+		goto out_unmap;
+	ctx->sgt = sgt;
+	return ret;
+
+out_unmap:
+	ib_dma_unmap_sgtable_attrs(qp->device, &sgt, dir, 0);
+out_free:
+	sg_free_table(&sgt);
+	return ret;
+}
+
+/**
+ * rdma_rw_ctx_init_bvec - map a bio_vec array and prepare an RDMA READ or WRITE
+ * @ctx:	context to initialize; any previous content is discarded
+ * @qp:		queue pair to operate on
+ * @port_num:	port the connection is bound to
+ * @bvecs:	bio_vec array to READ into or WRITE from
+ * @nr_bvec:	number of entries in @bvecs
+ * @iter:	where in @bvecs the transfer starts, and its length in bytes
+ * @remote_addr: remote address to read or write, relative to @rkey
+ * @rkey:	remote key to operate on
+ * @dir:	%DMA_TO_DEVICE for RDMA WRITE, %DMA_FROM_DEVICE for RDMA READ
+ *
+ * The bio_vec counterpart of rdma_rw_ctx_init() for ULPs whose data already
+ * lives in bio_vecs, without building a scatterlist.  Each segment (a
+ * multi-page bio_vec counts as one) is DMA-mapped on its own into one SGE:
+ * Linux 6.12 has no IOVA-based DMA API (dma_iova_try_alloc() and friends)
+ * that could link the segments into one contiguous device address range.
+ *
+ * MRs are used only where they are mandatory: RDMA READ on iWARP, and
+ * force_mr.  The max_sgl_rd optimisation does not apply, as the SGE count
+ * it would be judged on is known only after mapping.
+ *
+ * Return: the number of send queue WQEs the transfer uses, or a negative
+ * errno: -EINVAL when @nr_bvec or @iter is empty, when @iter reaches past
+ * @nr_bvec entries or for a bad direction; -EAGAIN when all of @qp's MRs are
+ * in use; -ENOMEM.  On error nothing stays mapped or taken and
+ * @ctx->nr_ops is 0.
+ */
+int rdma_rw_ctx_init_bvec(struct rdma_rw_ctx *ctx, struct ib_qp *qp,
+			  u32 port_num, const struct bio_vec *bvecs,
+			  u32 nr_bvec, struct bvec_iter iter,
+			  u64 remote_addr, u32 rkey,
+			  enum dma_data_direction dir)
+{
+	int ret;
+
+	memset(ctx, 0, sizeof(*ctx));
+	if (!nr_bvec || !iter.bi_size || !rdma_rw_valid_dir(dir))
+		return -EINVAL;
+
+	if (rdma_rw_mr_required(qp->device, port_num, dir))
+		ret = rdma_rw_init_mr_bvec(ctx, qp, port_num, bvecs, nr_bvec,
+					   iter, remote_addr, rkey, dir);
+	else
+		ret = rdma_rw_init_sge_bvec(ctx, qp, bvecs, nr_bvec, iter,
+					    remote_addr, rkey, dir);
+	ctx->bvec = ret >= 0;
+	return ret;
+}
+EXPORT_SYMBOL(rdma_rw_ctx_init_bvec);
+
+/**
+ * rdma_rw_ctx_signature_init - prepare an RDMA READ or WRITE with T10-PI offload
+ * @ctx:	context to initialize; any previous content is discarded
+ * @qp:		queue pair to operate on, created with %IB_QP_CREATE_INTEGRITY_EN
+ * @port_num:	port the connection is bound to
+ * @sg:		scatterlist holding the data to READ into or WRITE from
+ * @sg_cnt:	number of entries in @sg
+ * @prot_sg:	scatterlist holding the protection information, or %NULL
+ * @prot_sg_cnt: number of entries in @prot_sg, 0 when PI is not in memory
+ * @sig_attrs:	how the HCA inserts, checks or strips PI in the memory and
+ *		wire domains
+ * @remote_addr: remote address to read or write, relative to @rkey
+ * @rkey:	remote key to operate on
+ * @dir:	%DMA_TO_DEVICE for RDMA WRITE, %DMA_FROM_DEVICE for RDMA READ
+ *
+ * Registers data and PI with one integrity MR from @qp's signature pool
+ * (IB_WR_REG_MR_INTEGRITY) and moves the data through it with one RDMA
+ * READ/WRITE.  Check the outcome with ib_check_mr_status() on the
+ * completion; release with rdma_rw_ctx_destroy_signature().
+ *
+ * Return: the number of send queue WQEs the transfer uses, or a negative
+ * errno: -EOPNOTSUPP when @qp has no integrity support; -EINVAL for an empty
+ * data list, a list longer than one integrity MR maps, or a bad direction;
+ * -EAGAIN when all of @qp's integrity MRs are in use; -ENOMEM; or the error
+ * of the DMA or PI mapping.  On error nothing stays mapped or taken and
+ * @ctx->nr_ops is 0.
+ */
+int rdma_rw_ctx_signature_init(struct rdma_rw_ctx *ctx, struct ib_qp *qp,
+			       u32 port_num, struct scatterlist *sg,
+			       u32 sg_cnt, struct scatterlist *prot_sg,
+			       u32 prot_sg_cnt, struct ib_sig_attrs *sig_attrs,
+			       u64 remote_addr, u32 rkey,
+			       enum dma_data_direction dir)
+{
+	u32 pages_per_mr = rdma_rw_fr_page_list_len(qp->device, true);
+	struct sg_table sgt = { .sgl = sg, .orig_nents = sg_cnt };
+	struct sg_table prot_sgt = { .sgl = prot_sg, .orig_nents = prot_sg_cnt };
+	struct rdma_rw_reg_ctx *reg;
+	struct ib_mr *mr;
+	int count, ret;
+
+	memset(ctx, 0, sizeof(*ctx));
+	if (!qp->integrity_en)
+		return -EOPNOTSUPP;
+	if (!sg_cnt || sg_cnt > pages_per_mr || prot_sg_cnt > pages_per_mr ||
+	    !sig_attrs || !rdma_rw_valid_dir(dir))
+		return -EINVAL;
+
+	ret = ib_dma_map_sgtable_attrs(qp->device, &sgt, dir, 0);
+	if (ret)
+		return ret;
+	if (prot_sg_cnt) {
+		ret = ib_dma_map_sgtable_attrs(qp->device, &prot_sgt, dir, 0);
+		if (ret)
+			goto out_unmap_sg;
+	}
+
+	reg = kzalloc(sizeof(*reg), GFP_KERNEL);
+	if (!reg) {
+		ret = -ENOMEM;
+		goto out_unmap_prot_sg;
+	}
+
+	mr = ib_mr_pool_get(qp, &qp->sig_mrs);
+	if (!mr) {
+		ret = rdma_rw_no_mr(qp, &qp->sig_mrs);
+		goto out_free_reg;
+	}
+
+	/* The driver reads the attributes while it maps (meta_length). */
+	*mr->sig_attrs = *sig_attrs;
+	ret = ib_map_mr_sg_pi(mr, sg, sgt.nents, NULL, prot_sg, prot_sgt.nents,
+			      NULL, SZ_4K);
+	if (ret) {
+		ret = ret < 0 ? ret : -EINVAL;
+		goto out_put_mr;
+	}
+
+	reg->sge.addr = mr->iova;
+	reg->sge.length = mr->length;
+	/* Without PI on the wire the peer sees the data alone. */
+	if (sig_attrs->wire.sig_type == IB_SIG_TYPE_NONE &&
+	    check_sub_overflow(reg->sge.length, mr->sig_attrs->meta_length,
+			       &reg->sge.length)) {
+		ret = -EINVAL;
+		goto out_put_mr;
+	}
+
+	count = rdma_rw_take_mr(reg, mr);
+	reg->reg_wr.wr.opcode = IB_WR_REG_MR_INTEGRITY;
+	reg->reg_wr.wr.next = &reg->wr.wr;
+	reg->reg_wr.access = rdma_rw_reg_access(qp, port_num);
+	rdma_rw_init_rdma_wr(&reg->wr, &reg->sge, 1, remote_addr, rkey, dir);
+
+	ctx->reg = reg;
+	ctx->nr_ops = 1;
+	ctx->type = RDMA_RW_SIG_MR;
+	return count + 2;
+
+out_put_mr:
+	ib_mr_pool_put(qp, &qp->sig_mrs, mr);
+out_free_reg:
+	kfree(reg);
+out_unmap_prot_sg:
+	if (prot_sg_cnt)
+		ib_dma_unmap_sgtable_attrs(qp->device, &prot_sgt, dir, 0);
+out_unmap_sg:
+	ib_dma_unmap_sgtable_attrs(qp->device, &sgt, dir, 0);
+	return ret;
+}
+EXPORT_SYMBOL(rdma_rw_ctx_signature_init);
+
+/*
+ * Give the MR a new key for this registration, so that a straggling access
+ * through the previous one fails, and note whether the MR stays valid after
+ * this I/O: it does unless the READ response invalidates it.
+ */
+static void rdma_rw_update_key(struct rdma_rw_reg_ctx *reg)
+{
+	struct ib_mr *mr = reg->mr;
+
+	ib_update_fast_reg_key(mr, ib_inc_rkey(mr->lkey));
+	reg->reg_wr.key = mr->lkey;
+	reg->sge.lkey = mr->lkey;
+	if (reg->wr.wr.opcode == IB_WR_RDMA_READ_WITH_INV) {
+		reg->wr.wr.ex.invalidate_rkey = mr->lkey;
+		mr->need_inval = false;
+	} else {
+		mr->need_inval = true;
+	}
+}
+
+/**
+ * rdma_rw_ctx_wrs - chain of work requests that performs an RDMA READ or WRITE
+ * @ctx:	context set up by one of the rdma_rw_ctx init functions
+ * @qp:		queue pair to operate on
+ * @port_num:	port the connection is bound to
+ * @cqe:	completion to signal on the last work request when @chain_wr
+ *		is %NULL
+ * @chain_wr:	work requests to post after ours, or %NULL
+ *
+ * Gives each MR of @ctx a fresh key and links the context's work requests,
+ * followed by @chain_wr.  Without @chain_wr the last one is signalled and
+ * completes through @cqe; with it, signalling is up to the chain.  Call it
+ * once per initialization, right before posting.
+ *
+ * Return: the first work request to hand to ib_post_send(): @chain_wr
+ * itself, with a warning, if @ctx holds no work requests.
+ */
+struct ib_send_wr *rdma_rw_ctx_wrs(struct rdma_rw_ctx *ctx, struct ib_qp *qp,
+				   u32 port_num, struct ib_cqe *cqe,
+				   struct ib_send_wr *chain_wr)
+{
+	struct ib_send_wr *first, *last;
+	u32 i;
+
+	if (WARN_ON_ONCE(!ctx->nr_ops))
+		return chain_wr;
+
+	switch (ctx->type) {
+	case RDMA_RW_MR:
+	case RDMA_RW_SIG_MR:
+		for (i = 0; i < ctx->nr_ops; i++)
+			rdma_rw_update_key(&ctx->reg[i]);
+		first = rdma_rw_reg_first_wr(&ctx->reg[0]);
+		last = &ctx->reg[ctx->nr_ops - 1].wr.wr;
+		break;
+	case RDMA_RW_MULTI_WR:
+		first = &ctx->map.wrs[0].wr;
+		last = &ctx->map.wrs[ctx->nr_ops - 1].wr;
+		break;
+	default:
+		first = &ctx->single.wr.wr;
+		last = first;
+		break;
+	}
+
+	last->next = chain_wr;
+	if (!chain_wr) {
+		last->wr_cqe = cqe;
+		last->send_flags |= IB_SEND_SIGNALED;
+	}
+	return first;
+}
+EXPORT_SYMBOL(rdma_rw_ctx_wrs);
+
+/**
+ * rdma_rw_ctx_post - post the work requests of an RDMA READ or WRITE
+ * @ctx:	context set up by one of the rdma_rw_ctx init functions
+ * @qp:		queue pair to post on
+ * @port_num:	port the connection is bound to
+ * @cqe:	completion to signal on the last work request when @chain_wr
+ *		is %NULL
+ * @chain_wr:	work requests to post after ours, or %NULL
+ *
+ * rdma_rw_ctx_wrs() followed by ib_post_send().
+ *
+ * Return: 0, or the error of ib_post_send(); -EINVAL if there is nothing
+ * to post.
+ */
+int rdma_rw_ctx_post(struct rdma_rw_ctx *ctx, struct ib_qp *qp, u32 port_num,
+		     struct ib_cqe *cqe, struct ib_send_wr *chain_wr)
+{
+	struct ib_send_wr *first = rdma_rw_ctx_wrs(ctx, qp, port_num, cqe,
+						   chain_wr);
+
+	if (!first)
+		return -EINVAL;
+	return ib_post_send(qp, first, NULL);
+}
+EXPORT_SYMBOL(rdma_rw_ctx_post);
+
+/* Return the context's MRs to their pool and free its arrays. */
+static void rdma_rw_free_wrs(struct rdma_rw_ctx *ctx, struct ib_qp *qp)
+{
+	u32 i;
+
+	switch (ctx->type) {
+	case RDMA_RW_MR:
+		for (i = 0; i < ctx->nr_ops; i++)
+			ib_mr_pool_put(qp, &qp->rdma_mrs, ctx->reg[i].mr);
+		kfree(ctx->reg);
+		break;
+	case RDMA_RW_SIG_MR:
+		ib_mr_pool_put(qp, &qp->sig_mrs, ctx->reg->mr);
+		kfree(ctx->reg);
+		break;
+	case RDMA_RW_MULTI_WR:
+		kfree(ctx->map.wrs);
+		kfree(ctx->map.sges);
+		break;
+	}
+	ctx->nr_ops = 0;
+}
+
+/**
+ * rdma_rw_ctx_destroy - release what rdma_rw_ctx_init() set up
+ * @ctx:	context to release
+ * @qp:		queue pair the context was set up on
+ * @port_num:	port the connection is bound to
+ * @sg:		the scatterlist passed to rdma_rw_ctx_init()
+ * @sg_cnt:	the entry count passed to rdma_rw_ctx_init()
+ * @dir:	the direction passed to rdma_rw_ctx_init()
+ *
+ * Returns the MRs to @qp's pool, frees the work requests and unmaps @sg.
+ * Call it after the work requests completed, or were never posted.  A
+ * context whose initialization failed, or that was already destroyed, is
+ * left alone.  A context from rdma_rw_ctx_init_bvec() or
+ * rdma_rw_ctx_signature_init() draws a warning and is left alone, too.
+ */
+void rdma_rw_ctx_destroy(struct rdma_rw_ctx *ctx, struct ib_qp *qp,
+			 u32 port_num, struct scatterlist *sg, u32 sg_cnt,
+			 enum dma_data_direction dir)
+{
+	if (!ctx->nr_ops)
+		return;
+	if (WARN_ON_ONCE(ctx->bvec || ctx->type == RDMA_RW_SIG_MR))
+		return;
+
+	rdma_rw_free_wrs(ctx, qp);
+	ib_dma_unmap_sg(qp->device, sg, sg_cnt, dir);
+}
+EXPORT_SYMBOL(rdma_rw_ctx_destroy);
+
+/**
+ * rdma_rw_ctx_destroy_bvec - release what rdma_rw_ctx_init_bvec() set up
+ * @ctx:	context to release
+ * @qp:		queue pair the context was set up on
+ * @port_num:	port the connection is bound to
+ * @bvecs:	the bio_vec array passed to rdma_rw_ctx_init_bvec()
+ * @nr_bvec:	the entry count passed to rdma_rw_ctx_init_bvec()
+ * @dir:	the direction passed to rdma_rw_ctx_init_bvec()
+ *
+ * Like rdma_rw_ctx_destroy().  The mappings are undone from what @ctx
+ * recorded, so @bvecs and @nr_bvec serve only to mirror the init call.
+ */
+void rdma_rw_ctx_destroy_bvec(struct rdma_rw_ctx *ctx, struct ib_qp *qp,
+			      u32 port_num, const struct bio_vec *bvecs,
+			      u32 nr_bvec, enum dma_data_direction dir)
+{
+	u32 i, nr_sge = 0;
+
+	if (!ctx->nr_ops)
+		return;
+	if (WARN_ON_ONCE(!ctx->bvec))
+		return;
+
+	switch (ctx->type) {
+	case RDMA_RW_MR:
+		ib_dma_unmap_sgtable_attrs(qp->device, &ctx->sgt, dir, 0);
+		sg_free_table(&ctx->sgt);
+		break;
+	case RDMA_RW_MULTI_WR:
+		for (i = 0; i < ctx->nr_ops; i++)
+			nr_sge += ctx->map.wrs[i].wr.num_sge;
+		rdma_rw_unmap_sges(qp->device, ctx->map.sges, nr_sge, dir);
+		break;
+	default:
+		rdma_rw_unmap_sges(qp->device, &ctx->single.sge, 1, dir);
+		break;
+	}
+	rdma_rw_free_wrs(ctx, qp);
+}
+EXPORT_SYMBOL(rdma_rw_ctx_destroy_bvec);
+
+/**
+ * rdma_rw_ctx_destroy_signature - release what rdma_rw_ctx_signature_init() set up
+ * @ctx:	context to release
+ * @qp:		queue pair the context was set up on
+ * @port_num:	port the connection is bound to
+ * @sg:		the data scatterlist passed to rdma_rw_ctx_signature_init()
+ * @sg_cnt:	the entry count of @sg passed at init
+ * @prot_sg:	the PI scatterlist passed at init
+ * @prot_sg_cnt: the entry count of @prot_sg passed at init
+ * @dir:	the direction passed at init
+ *
+ * Returns the integrity MR to @qp's pool and unmaps @sg and @prot_sg.  A
+ * context from another init function draws a warning and is left alone.
+ */
+void rdma_rw_ctx_destroy_signature(struct rdma_rw_ctx *ctx, struct ib_qp *qp,
+				   u32 port_num, struct scatterlist *sg,
+				   u32 sg_cnt, struct scatterlist *prot_sg,
+				   u32 prot_sg_cnt,
+				   enum dma_data_direction dir)
+{
+	if (!ctx->nr_ops)
+		return;
+	if (WARN_ON_ONCE(ctx->type != RDMA_RW_SIG_MR))
+		return;
+
+	rdma_rw_free_wrs(ctx, qp);
+	if (prot_sg_cnt)
+		ib_dma_unmap_sg(qp->device, prot_sg, prot_sg_cnt, dir);
+	ib_dma_unmap_sg(qp->device, sg, sg_cnt, dir);
+}
+EXPORT_SYMBOL(rdma_rw_ctx_destroy_signature);
+
+/**
+ * rdma_rw_mr_factor - contexts one I/O of up to @maxpages pages may take
+ * @device:	device the I/O runs on
+ * @port_num:	port the connection is bound to
+ * @maxpages:	largest I/O of the ULP, in pages
+ *
+ * A ULP multiplies its number of concurrent I/Os by this to set
+ * &ib_qp_cap.max_rdma_ctxs: an I/O takes one MR per pages_per_mr pages on
+ * devices that use MRs, else one work request per max_sge_rd pages.
+ *
+ * Return: the factor, at least 1 for a non-zero @maxpages.
+ */
+unsigned int rdma_rw_mr_factor(struct ib_device *device, u32 port_num,
+			       unsigned int maxpages)
+{
+	u32 per_op;
+
+	if (rdma_rw_can_use_mr(device, port_num))
+		per_op = rdma_rw_fr_page_list_len(device, false);
+	else
+		per_op = max_t(int, device->attrs.max_sge_rd, 1);
+	return rdma_rw_div_up(maxpages, per_op);
+}
+EXPORT_SYMBOL(rdma_rw_mr_factor);
+
+/* Send queue slots per context: the data WR, plus REG_MR and LOCAL_INV. */
+static u32 rdma_rw_wrs_per_ctx(struct ib_device *dev, u32 port_num,
+			       u32 create_flags)
+{
+	if (create_flags & IB_QP_CREATE_INTEGRITY_EN ||
+	    rdma_rw_can_use_mr(dev, port_num))
+		return 3;
+	return 1;
+}
+
+/**
+ * rdma_rw_max_send_wr - send queue depth that @max_rdma_ctxs contexts need
+ * @dev:	device the QP is created on
+ * @port_num:	port the QP is bound to
+ * @max_rdma_ctxs: contexts in flight at a time
+ * @create_flags: the &ib_qp_init_attr.create_flags of the QP
+ *
+ * For a ULP that sizes its send queue itself (before ib_create_qp() adds
+ * the same amount for &ib_qp_cap.max_rdma_ctxs).
+ *
+ * Return: the number of send WRs, or %UINT_MAX if that overflows.
+ */
+unsigned int rdma_rw_max_send_wr(struct ib_device *dev, u32 port_num,
+				 unsigned int max_rdma_ctxs, u32 create_flags)
+{
+	unsigned int wrs;
+
+	if (check_mul_overflow(rdma_rw_wrs_per_ctx(dev, port_num, create_flags),
+			       max_rdma_ctxs, &wrs))
+		return UINT_MAX;
+	return wrs;
+}
+EXPORT_SYMBOL(rdma_rw_max_send_wr);
+
+/**
+ * rdma_rw_init_qp - grow a QP's send queue for its RDMA READ/WRITE contexts
+ * @dev:	device the QP is created on
+ * @attr:	creation attributes, with &ib_qp_cap.max_rdma_ctxs set
+ *
+ * Called by ib_create_qp().  The result is capped at the device's
+ * max_qp_wr: a ULP asking for more must throttle its I/O to what
+ * ib_query_qp() reports.
+ */
+void rdma_rw_init_qp(struct ib_device *dev, struct ib_qp_init_attr *attr)
+{
+	u32 wrs;
+
+	WARN_ON_ONCE(attr->port_num == 0);
+
+	if (check_add_overflow(attr->cap.max_send_wr,
+			       rdma_rw_max_send_wr(dev, attr->port_num,
+						   attr->cap.max_rdma_ctxs,
+						   attr->create_flags),
+			       &wrs))
+		wrs = U32_MAX;
+	attr->cap.max_send_wr = min_t(u32, wrs, max(dev->attrs.max_qp_wr, 0));
+}
+
+/**
+ * rdma_rw_init_mrs - fill a new QP's MR pools for its RDMA READ/WRITE contexts
+ * @qp:		the QP being created
+ * @attr:	its creation attributes, with &ib_qp_cap.max_rdma_ctxs set
+ *
+ * Called by ib_create_qp(): one MR per context where the device may need
+ * them, and as many integrity MRs on a QP with %IB_QP_CREATE_INTEGRITY_EN.
+ *
+ * Return: 0, or the error of the MR allocation; nothing is left allocated.
+ */
+int rdma_rw_init_mrs(struct ib_qp *qp, struct ib_qp_init_attr *attr)
+{
+	bool pi = attr->create_flags & IB_QP_CREATE_INTEGRITY_EN;
+	u32 nr_mrs = attr->cap.max_rdma_ctxs;
+	u32 max_num_sg = rdma_rw_fr_page_list_len(qp->device, pi);
+	int ret;
+
+	if (!pi && !rdma_rw_can_use_mr(qp->device, attr->port_num))
+		return 0;
+
+	ret = ib_mr_pool_init(qp, &qp->rdma_mrs, nr_mrs, IB_MR_TYPE_MEM_REG,
+			      max_num_sg, 0);
+	if (ret)
+		goto out_err;
+	if (pi) {
+		ret = ib_mr_pool_init(qp, &qp->sig_mrs, nr_mrs,
+				      IB_MR_TYPE_INTEGRITY, max_num_sg,
+				      max_num_sg);
+		if (ret) {
+			ib_mr_pool_destroy(qp, &qp->rdma_mrs);
+			goto out_err;
+		}
+	}
+	return 0;
+
+out_err:
+	ibdev_err(qp->device, "cannot allocate %u%s MRs for RDMA R/W: %d\n",
+		  nr_mrs, pi ? " integrity" : "", ret);
+	return ret;
+}
+
+/**
+ * rdma_rw_cleanup_mrs - free the MR pools of a QP being destroyed
+ * @qp:		the QP
+ */
+void rdma_rw_cleanup_mrs(struct ib_qp *qp)
+{
+	ib_mr_pool_destroy(qp, &qp->sig_mrs);
+	ib_mr_pool_destroy(qp, &qp->rdma_mrs);
+}

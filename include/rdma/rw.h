@@ -1,0 +1,114 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * RDMA READ/WRITE context API: moves a ULP's data buffer to or from a remote
+ * buffer with as few work requests as the device allows.
+ */
+#ifndef _RDMA_RW_H
+#define _RDMA_RW_H
+
+#include <linux/bvec.h>
+#include <linux/dma-mapping.h>
+#include <linux/scatterlist.h>
+#include <rdma/ib_verbs.h>
+#include <rdma/rdma_cm.h>
+#include <rdma/mr_pool.h>
+
+/**
+ * struct rdma_rw_reg_ctx - one memory registration and the I/O through it
+ * @sge:	local SGE covering the registered range
+ * @wr:		RDMA READ or WRITE through @sge
+ * @reg_wr:	fast-registration work request for @mr
+ * @inv_wr:	LOCAL_INV of @mr's previous key, posted only when needed
+ * @mr:		MR taken from the QP's pool for this I/O
+ */
+struct rdma_rw_reg_ctx {
+	struct ib_sge		sge;
+	struct ib_rdma_wr	wr;
+	struct ib_reg_wr	reg_wr;
+	struct ib_send_wr	inv_wr;
+	struct ib_mr		*mr;
+};
+
+/**
+ * struct rdma_rw_ctx - state of one RDMA READ/WRITE I/O
+ * @nr_ops:	number of RDMA READ/WRITE work requests, not counting the
+ *		registration ones; zero when the context holds nothing, so a
+ *		ULP may test it to know whether a destroy is due
+ * @type:	which member of the union below is in use (private to rw.c)
+ * @bvec:	the context was set up by rdma_rw_ctx_init_bvec()
+ * @single:	one SGE and one work request, kept inline
+ * @single.sge:	the SGE
+ * @single.wr:	the work request
+ * @map:	several SGEs spread over several work requests
+ * @map.sges:	all SGEs of the I/O
+ * @map.wrs:	@nr_ops work requests, each with a slice of @map.sges
+ * @reg:	@nr_ops registrations, each with its own work requests
+ * @sgt:	rdma_rw_ctx_init_bvec() only: the DMA-mapped scatterlist that
+ *		was built from the bio_vecs for registration
+ */
+struct rdma_rw_ctx {
+	u32			nr_ops;
+	u8			type;
+	bool			bvec;
+
+	union {
+		struct {
+			struct ib_sge		sge;
+			struct ib_rdma_wr	wr;
+		} single;
+
+		struct {
+			struct ib_sge		*sges;
+			struct ib_rdma_wr	*wrs;
+		} map;
+
+		struct {
+			struct rdma_rw_reg_ctx	*reg;
+			struct sg_table		sgt;
+		};
+	};
+};
+
+int rdma_rw_ctx_init(struct rdma_rw_ctx *ctx, struct ib_qp *qp, u32 port_num,
+		     struct scatterlist *sg, u32 sg_cnt, u32 sg_offset,
+		     u64 remote_addr, u32 rkey, enum dma_data_direction dir);
+void rdma_rw_ctx_destroy(struct rdma_rw_ctx *ctx, struct ib_qp *qp,
+			 u32 port_num, struct scatterlist *sg, u32 sg_cnt,
+			 enum dma_data_direction dir);
+
+int rdma_rw_ctx_init_bvec(struct rdma_rw_ctx *ctx, struct ib_qp *qp,
+			  u32 port_num, const struct bio_vec *bvecs,
+			  u32 nr_bvec, struct bvec_iter iter,
+			  u64 remote_addr, u32 rkey,
+			  enum dma_data_direction dir);
+void rdma_rw_ctx_destroy_bvec(struct rdma_rw_ctx *ctx, struct ib_qp *qp,
+			      u32 port_num, const struct bio_vec *bvecs,
+			      u32 nr_bvec, enum dma_data_direction dir);
+
+int rdma_rw_ctx_signature_init(struct rdma_rw_ctx *ctx, struct ib_qp *qp,
+			       u32 port_num, struct scatterlist *sg,
+			       u32 sg_cnt, struct scatterlist *prot_sg,
+			       u32 prot_sg_cnt, struct ib_sig_attrs *sig_attrs,
+			       u64 remote_addr, u32 rkey,
+			       enum dma_data_direction dir);
+void rdma_rw_ctx_destroy_signature(struct rdma_rw_ctx *ctx, struct ib_qp *qp,
+				   u32 port_num, struct scatterlist *sg,
+				   u32 sg_cnt, struct scatterlist *prot_sg,
+				   u32 prot_sg_cnt,
+				   enum dma_data_direction dir);
+
+struct ib_send_wr *rdma_rw_ctx_wrs(struct rdma_rw_ctx *ctx, struct ib_qp *qp,
+				   u32 port_num, struct ib_cqe *cqe,
+				   struct ib_send_wr *chain_wr);
+int rdma_rw_ctx_post(struct rdma_rw_ctx *ctx, struct ib_qp *qp, u32 port_num,
+		     struct ib_cqe *cqe, struct ib_send_wr *chain_wr);
+
+unsigned int rdma_rw_mr_factor(struct ib_device *device, u32 port_num,
+			       unsigned int maxpages);
+unsigned int rdma_rw_max_send_wr(struct ib_device *dev, u32 port_num,
+				 unsigned int max_rdma_ctxs, u32 create_flags);
+void rdma_rw_init_qp(struct ib_device *dev, struct ib_qp_init_attr *attr);
+int rdma_rw_init_mrs(struct ib_qp *qp, struct ib_qp_init_attr *attr);
+void rdma_rw_cleanup_mrs(struct ib_qp *qp);
+
+#endif /* _RDMA_RW_H */

@@ -1,0 +1,190 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-only
+"""Turn this repository into commits on top of the pristine base tree.
+
+Every patch listed in tools/series/series becomes one commit on the branch
+"series" of the base repository: the repository files it owns are copied in
+whole, and its glue steps edit upstream files in place, anchored on their
+content.  Commits are built with git plumbing from the tag "base" and then
+checked out, so files whose content did not change keep their timestamps and
+incremental kernel builds stay incremental.  Running it again rebuilds the
+same branch: it is idempotent.
+
+usage: apply.py <repo> <linux-dir>
+"""
+import os
+import re
+import subprocess
+import sys
+
+SPARSE_DIRS = ("drivers/", "include/", "Documentation/", "tools/testing/")
+
+
+def die(msg):
+    sys.exit(f"apply: {msg}")
+
+
+class Tree:
+    """A git index on the base repository that patches are staged into."""
+
+    def __init__(self, linux):
+        self.linux = linux
+        self.env = dict(os.environ,
+                        GIT_INDEX_FILE=os.path.join(linux, ".git",
+                                                    "series-index"))
+
+    def git(self, *args, data=None):
+        res = subprocess.run(("git", "-C", self.linux) + args, env=self.env,
+                             input=data, capture_output=True)
+        if res.returncode:
+            die(f"git {' '.join(args)}: {res.stderr.decode().strip()}")
+        return res.stdout
+
+    def read(self, path):
+        return self.git("cat-file", "blob", f":{path}").decode()
+
+    def write(self, path, text):
+        blob = self.git("hash-object", "-w", "--stdin",
+                        data=text.encode()).decode().strip()
+        self.git("update-index", "--add", "--cacheinfo",
+                 f"100644,{blob},{path}")
+
+
+def glue_doc_index(tree, repo, args):
+    """Add a page to the toctree of Documentation/<dir>/index.rst."""
+    index, page = args
+    text = tree.read(index)
+    head, sep, rest = text.partition(".. toctree::\n")
+    if not sep:
+        die(f"{index}: no toctree")
+    options, entries, tail = re.match(
+        r"((?:   :[^\n]*\n)*\n)((?:   \S[^\n]*\n)+)(.*)", rest,
+        re.S).groups()
+    names = sorted(set(entries.split()) | {page})
+    entries = "".join(f"   {name}\n" for name in names)
+    tree.write(index, head + sep + options + entries + tail)
+
+
+def maintainers_entries(text):
+    """Split a MAINTAINERS text into (title, block) pairs."""
+    blocks = re.split(r"\n\s*\n", text.strip("\n"))
+    return [(b.split("\n", 1)[0], b + "\n") for b in blocks]
+
+
+def glue_maintainers(tree, repo, args):
+    """Merge our MAINTAINERS entries into the tree's.
+
+    An entry whose title the tree already has replaces it; a new one goes
+    before the first entry whose title sorts after it.  Nothing else moves.
+    """
+    with open(os.path.join(repo, "MAINTAINERS")) as f:
+        ours = maintainers_entries(f.read())
+    text = tree.read("MAINTAINERS")
+    start = text.index("\n3C59X NETWORK DRIVER\n") + 1
+    end = text.index("\nTHE REST\n") + 1
+    entries = maintainers_entries(text[start:end])
+    for title, block in ours:
+        titles = [t for t, _ in entries]
+        if title in titles:
+            entries[titles.index(title)] = (title, block)
+            continue
+        at = next((i for i, t in enumerate(titles)
+                   if t.lower() > title.lower()), len(entries))
+        entries.insert(at, (title, block))
+    body = "\n".join(b for _, b in entries) + "\n"
+    tree.write("MAINTAINERS", text[:start] + body + text[end:])
+
+
+GLUE = {
+    "doc-index": glue_doc_index,
+    "maintainers": glue_maintainers,
+}
+
+
+def read_series(repo):
+    """Parse tools/series/series into [(message file, [(verb, args)])]."""
+    patches = []
+    with open(os.path.join(repo, "tools/series/series")) as f:
+        for line in f:
+            words = line.split("#", 1)[0].split()
+            if not words:
+                continue
+            if words[0] == "patch":
+                patches.append((words[1], []))
+            elif words[0] in ("file", "glue") and patches:
+                patches[-1][1].append((words[0], words[1:]))
+            else:
+                die(f"series: cannot parse '{line.strip()}'")
+    return patches
+
+
+def check_ownership(repo, patches):
+    """Every file of the sparse tree belongs to exactly one patch."""
+    listed = subprocess.run(["git", "-C", repo, "ls-files", "--cached",
+                             "--others", "--exclude-standard"],
+                            capture_output=True, text=True).stdout.split()
+    sparse = {p for p in listed if p.startswith(SPARSE_DIRS)}
+    owned = [a[0] for _, steps in patches for v, a in steps if v == "file"]
+    for path in owned:
+        if owned.count(path) > 1:
+            die(f"{path} is owned by more than one patch")
+        if not os.path.isfile(os.path.join(repo, path)):
+            die(f"{path} is listed in tools/series/series but missing")
+    stray = sorted(sparse - set(owned))
+    if stray:
+        die(f"not in any patch of tools/series/series: {' '.join(stray)}")
+
+
+def identity(repo):
+    def get(key, env):
+        if os.environ.get(env):
+            return os.environ[env]
+        return subprocess.run(["git", "-C", repo, "config", key],
+                              capture_output=True, text=True).stdout.strip()
+    name = get("user.name", "SERIES_AUTHOR_NAME")
+    email = get("user.email", "SERIES_AUTHOR_EMAIL")
+    if not name or not email:
+        die("set git user.name and user.email: they sign the patches")
+    return name, email
+
+
+def main():
+    repo, linux = (os.path.abspath(p) for p in sys.argv[1:3])
+    patches = read_series(repo)
+    check_ownership(repo, patches)
+    name, email = identity(repo)
+    date = subprocess.run(["git", "-C", repo, "log", "-1", "--format=%aD"],
+                          capture_output=True, text=True).stdout.strip()
+    tree = Tree(linux)
+    env = dict(tree.env, GIT_AUTHOR_NAME=name, GIT_AUTHOR_EMAIL=email,
+               GIT_COMMITTER_NAME=name, GIT_COMMITTER_EMAIL=email)
+    if date:
+        env.update(GIT_AUTHOR_DATE=date, GIT_COMMITTER_DATE=date)
+
+    tree.git("read-tree", "base")
+    parent = tree.git("rev-parse", "base^{commit}").decode().strip()
+    msgdir = os.path.join(repo, "tools/series/patches")
+    for msgfile, steps in patches:
+        for verb, args in steps:
+            if verb == "file":
+                with open(os.path.join(repo, args[0])) as f:
+                    tree.write(args[0], f.read())
+            elif args[0] in GLUE:
+                GLUE[args[0]](tree, repo, args[1:])
+            else:
+                die(f"unknown glue step '{args[0]}'")
+        with open(os.path.join(msgdir, msgfile)) as f:
+            msg = f.read().rstrip() + f"\n\nSigned-off-by: {name} <{email}>\n"
+        treeid = tree.git("write-tree").decode().strip()
+        tree.env = env
+        parent = tree.git("commit-tree", treeid, "-p", parent,
+                          data=msg.encode()).decode().strip()
+    tree.git("update-ref", "refs/heads/series", parent)
+    subprocess.run(["git", "-C", linux, "checkout", "-q", "-f", "series"],
+                   check=True)
+    print(f"apply: {len(patches)} patches on base, branch series at "
+          f"{parent[:12]}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,127 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# Every check of the series, one PASS/FAIL line each, then the tally
+# "N passed, N failed".  Exits non-zero when a check failed.
+#
+# Needs LINUX, OBJ_UM, BUILD and SERIES in the environment, as the
+# top-level Makefile exports them, and the series applied and configured.
+set -uo pipefail
+
+here=$(cd "$(dirname "$0")" && pwd)
+repo=$(cd "$here/../.." && pwd)
+logs=$BUILD/logs
+mkdir -p "$logs"
+passed=0
+failed=0
+
+# check <name> <command...>: run the command, its output to a log.
+check() {
+	local name=$1 log
+	shift
+	log=$logs/$(echo "$name" | tr -c 'A-Za-z0-9._-' _).log
+	if "$@" >"$log" 2>&1; then
+		echo "PASS $name"
+		passed=$((passed + 1))
+	else
+		echo "FAIL $name"
+		sed 's/^/    /' "$log" | tail -n 20
+		failed=$((failed + 1))
+	fi
+}
+
+patch_msgs() { awk '$1 == "patch" { print $2 }' "$here/series"; }
+our_files() { awk '$1 == "file" { print $2 }' "$here/series"; }
+our_sources() { our_files | grep -E '\.[ch]$'; }
+kmake() { make -C "$LINUX" ARCH=um O="$OBJ_UM" -j"$(nproc)" "$@"; }
+
+# Each patch builds on its own: check out every commit of the series in
+# turn and build the rw objects and users there.
+check_bisect() {
+	local rev=$1
+	git -C "$LINUX" checkout -q "$rev" &&
+		"$here/build.sh" users
+}
+
+# The in-tree users build with W=1, and nothing warns about our files.
+check_users_w1() {
+	local log=$OBJ_UM/users.log
+	"$here/build.sh" users || return 1
+	! grep -E "($(our_sources | paste -sd'|')):[0-9]+(:[0-9]+)?: (warning|error)" "$log"
+}
+
+check_sparse() {
+	local out
+
+	out=$(kmake C=2 drivers/infiniband/core/rw.o 2>&1)
+	local rc=$?
+	echo "$out"
+	[ $rc = 0 ] || return 1
+	echo "$out" | grep -q 'CHECK .*rw\.c' || { echo "sparse did not run"; return 1; }
+	! echo "$out" | grep -E '(warning|error):'
+}
+
+# kernel-doc -Wall on our files and on every file our .rst pages pull in.
+check_kernel_doc() {
+	local out
+	out=$(cd "$LINUX" && scripts/kernel-doc -none -Wall "$@" 2>&1)
+	echo "$out"
+	[ -z "$out" ]
+}
+
+check_checkpatch() {
+	local patch=$1 msg=$2 ignore
+	ignore=$(awk -v m="$msg" '$1 == m { print $2 }' \
+		"$here/checkpatch.exceptions" | paste -sd,)
+	(cd "$LINUX" && scripts/checkpatch.pl --strict --show-types \
+		${ignore:+--ignore "$ignore"} "$patch")
+}
+
+# The mailed series applies with git am to the pristine base and gives
+# exactly the tree that was tested.
+check_git_am() {
+	local wt=$BUILD/am-check rc=0
+	git -C "$LINUX" worktree remove -f "$wt" 2>/dev/null
+	rm -rf "$wt"
+	git -C "$LINUX" worktree add -q --detach "$wt" base || return 1
+	git -C "$wt" -c user.name=check -c user.email=check@localhost \
+		am -q "$SERIES"/00[0-9][1-9]-*.patch || rc=1
+	if [ $rc = 0 ] && [ "$(git -C "$wt" rev-parse 'HEAD^{tree}')" != \
+			"$(git -C "$LINUX" rev-parse 'series^{tree}')" ]; then
+		echo "git am result differs from the series branch"
+		rc=1
+	fi
+	git -C "$LINUX" worktree remove -f "$wt"
+	return $rc
+}
+
+echo "check: Linux $(make -s -C "$LINUX" kernelversion) + $(patch_msgs | wc -l) patches"
+
+n=0
+for msg in $(patch_msgs); do
+	n=$((n + 1))
+	check "bisect: patch $n ($msg) builds" check_bisect "series~$(($(patch_msgs | wc -l) - n))"
+done
+git -C "$LINUX" checkout -q series
+
+check "build: in-tree users with W=1, no warning from our files" check_users_w1
+check "sparse: rw.c (C=2)" check_sparse
+
+docs=$( (our_sources; grep -ho '^\.\. kernel-doc:: .*' \
+	$(our_files | grep '\.rst$' | sed "s|^|$repo/|") | awk '{ print $3 }') |
+	sort -u)
+for f in $docs; do
+	check "kernel-doc -Wall: $f" check_kernel_doc "$f"
+done
+
+"$here/format.sh" "$SERIES" >/dev/null
+n=0
+for msg in $(patch_msgs); do
+	n=$((n + 1))
+	check "checkpatch --strict: patch $n ($msg)" check_checkpatch \
+		"$(ls "$SERIES"/"$(printf %04d $n)"-*.patch)" "$msg"
+done
+check "series: git am onto the pristine base" check_git_am
+
+echo "$passed passed, $failed failed"
+[ "$failed" = 0 ]

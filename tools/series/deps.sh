@@ -1,0 +1,36 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# Make sure the Debian packages the series' builds and checks use are
+# installed: install the missing ones when running as root, otherwise name
+# them and stop.
+set -euo pipefail
+
+# command or file -> package that provides it
+needs=(
+	gcc:gcc make:make flex:flex bison:bison bc:bc perl:perl
+	python3:python3 git:git xz:xz-utils ccache:ccache sparse:sparse
+	/usr/include/libelf.h:libelf-dev
+	/usr/lib/python3/dist-packages/ply:python3-ply
+	/usr/lib/python3/dist-packages/git:python3-git
+)
+
+missing=()
+for need in "${needs[@]}"; do
+	what=${need%%:*} pkg=${need#*:}
+	if [[ $what == /* ]]; then
+		[ -e "$what" ] && continue
+	else
+		command -v "$what" >/dev/null && continue
+	fi
+	missing+=("$pkg")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+if [ "$(id -u)" != 0 ]; then
+	echo "deps: missing packages: ${missing[*]}" >&2
+	exit 1
+fi
+echo "deps: installing ${missing[*]}" >&2
+apt-get update -qq
+DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null

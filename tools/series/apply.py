@@ -136,13 +136,15 @@ def check_ownership(repo, patches):
 
 
 def identity(repo):
-    def get(key, env):
-        if os.environ.get(env):
-            return os.environ[env]
-        return subprocess.run(["git", "-C", repo, "config", key],
+    """Who signs the patches: $SERIES_AUTHOR_NAME/EMAIL, else the git
+    identity configured for the repository, else the author of its HEAD."""
+    def git(*args):
+        return subprocess.run(["git", "-C", repo] + list(args),
                               capture_output=True, text=True).stdout.strip()
-    name = get("user.name", "SERIES_AUTHOR_NAME")
-    email = get("user.email", "SERIES_AUTHOR_EMAIL")
+    name = (os.environ.get("SERIES_AUTHOR_NAME") or git("config", "user.name")
+            or git("log", "-1", "--format=%an"))
+    email = (os.environ.get("SERIES_AUTHOR_EMAIL")
+             or git("config", "user.email") or git("log", "-1", "--format=%ae"))
     if not name or not email:
         die("set git user.name and user.email: they sign the patches")
     return name, email

@@ -5,7 +5,9 @@
 #
 #   build.sh config     generate the .config from configs/um-rw-users.config
 #   build.sh users      build rw.o and the in-tree users of the API (W=1)
-#   build.sh objects    print the targets "users" builds
+#   build.sh users-fresh  the same, recompiling them all: ccache replays
+#                       the warnings of its hits, so a W=1 check sees every
+#                       warning, not only those of files that changed
 #
 # Needs LINUX (the patched tree) and OBJ_UM (the object tree) in the
 # environment, as the top-level Makefile exports them.
@@ -36,6 +38,16 @@ config)
 	"$LINUX/tools/testing/kunit/kunit.py" config --arch=um \
 		--build_dir="$OBJ_UM" --kunitconfig="$fragment" >/dev/null
 	;;
+users-fresh)
+	for t in "${targets[@]}"; do
+		if [[ $t == */ ]]; then
+			find "$OBJ_UM/$t" -name '*.o' -delete 2>/dev/null || true
+		else
+			rm -f "$OBJ_UM/$t"
+		fi
+	done
+	exec "$0" users
+	;;
 users)
 	log=$OBJ_UM/users.log
 	echo "build: rw.o and the in-tree rdma_rw users (ARCH=um, W=1)"
@@ -45,11 +57,8 @@ users)
 		exit 1
 	fi
 	;;
-objects)
-	echo "${targets[@]}"
-	;;
 *)
-	echo "usage: $0 config|users|objects" >&2
+	echo "usage: $0 config|users|users-fresh" >&2
 	exit 2
 	;;
 esac

@@ -46,7 +46,7 @@ check_bisect() {
 # The in-tree users build with W=1, and nothing warns about our files.
 check_users_w1() {
 	local log=$OBJ_UM/users.log
-	"$here/build.sh" users || return 1
+	"$here/build.sh" users-fresh || return 1
 	! grep -E "($(our_sources | paste -sd'|')):[0-9]+(:[0-9]+)?: (warning|error)" "$log"
 }
 
@@ -67,6 +67,21 @@ check_kernel_doc() {
 	out=$(cd "$LINUX" && scripts/kernel-doc -none -Wall "$@" 2>&1)
 	echo "$out"
 	[ -z "$out" ]
+}
+
+# The pages render through the kernel's own Sphinx build, warning-free
+# (graphviz is optional there and only announced).
+check_htmldocs() {
+	local out rc
+
+	out=$(make -C "$LINUX" O="$BUILD/obj-doc" SPHINXDIRS=infiniband \
+		htmldocs 2>&1)
+	rc=$?
+	echo "$out"
+	[ $rc = 0 ] || return 1
+	[ -f "$BUILD/obj-doc/Documentation/output/infiniband/rdma_rw.html" ] ||
+		{ echo "rdma_rw.html was not written"; return 1; }
+	! echo "$out" | grep -iE 'warning|error' | grep -v 'dot(1) not found'
 }
 
 check_checkpatch() {
@@ -113,6 +128,8 @@ docs=$( (our_sources; grep -ho '^\.\. kernel-doc:: .*' \
 for f in $docs; do
 	check "kernel-doc -Wall: $f" check_kernel_doc "$f"
 done
+
+check "htmldocs: Documentation/infiniband renders without warnings" check_htmldocs
 
 "$here/format.sh" "$SERIES" >/dev/null
 n=0

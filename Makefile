@@ -33,6 +33,7 @@ config: apply
 
 build: setup
 	@tools/series/build.sh users
+	@tools/series/build.sh kunit
 
 check: setup
 	@tools/series/check.sh

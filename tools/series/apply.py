@@ -95,9 +95,30 @@ def glue_maintainers(tree, repo, args):
     tree.write("MAINTAINERS", text[:start] + body + text[end:])
 
 
+def glue_kconfig_source(tree, repo, args):
+    """Source a Kconfig of ours before the last endif of an upstream one."""
+    kconfig, ours = args
+    text = tree.read(kconfig)
+    line = f'source "{ours}"\n'
+    if line not in text:
+        at = text.rindex("\nendif") + 1
+        tree.write(kconfig, text[:at] + line + "\n" + text[at:])
+
+
+def glue_makefile_obj(tree, repo, args):
+    """Make kbuild descend into, or build, a target of ours."""
+    makefile, symbol, target = args
+    text = tree.read(makefile)
+    line = f"obj-$({symbol}) += {target}\n"
+    if line not in text:
+        tree.write(makefile, text + line)
+
+
 GLUE = {
     "doc-index": glue_doc_index,
+    "kconfig-source": glue_kconfig_source,
     "maintainers": glue_maintainers,
+    "makefile-obj": glue_makefile_obj,
 }
 
 

@@ -3,18 +3,28 @@
 #
 # Kernel builds of the series on ARCH=um, all in one object tree.
 #
-#   build.sh config     generate the .config from configs/um-rw-users.config
-#   build.sh users      build rw.o and the in-tree users of the API (W=1)
+#   build.sh config [force]  generate the .config, unless it is newer
+#                       than its fragments: configs/um-rw-users.config
+#                       plus every .kunitconfig of the series
+#   build.sh users      build rw.o, the in-tree users of the API and the
+#                       series' tests (W=1)
 #   build.sh users-fresh  the same, recompiling them all: ccache replays
 #                       the warnings of its hits, so a W=1 check sees every
 #                       warning, not only those of files that changed
+#   build.sh kunit      build the kernel and run the KUnit suites; the
+#                       results go to $OBJ_UM/kunit.json
 #
 # Needs LINUX (the patched tree) and OBJ_UM (the object tree) in the
 # environment, as the top-level Makefile exports them.
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
-fragment=$here/configs/um-rw-users.config
+fragments=("$here/configs/um-rw-users.config")
+# Only those in the tree: a bisect step may predate some.
+for f in $(awk '$1 == "file" && $2 ~ /\.kunitconfig$/ { print $2 }' \
+		"$here/series"); do
+	[ -f "$LINUX/$f" ] && fragments+=("$LINUX/$f")
+done
 targets=(
 	drivers/infiniband/core/rw.o
 	drivers/nvme/target/rdma.o
@@ -23,6 +33,16 @@ targets=(
 	net/sunrpc/xprtrdma/
 	fs/smb/server/
 )
+[ -d "$LINUX/drivers/infiniband/core/tests" ] &&
+	targets+=(drivers/infiniband/core/tests/)
+
+kunit() {
+	local action=$1
+	shift
+	"$LINUX/tools/testing/kunit/kunit.py" "$action" --arch=um \
+		--build_dir="$OBJ_UM" \
+		$(printf -- '--kunitconfig=%s ' "${fragments[@]}") "$@"
+}
 
 kmake() {
 	make -C "$LINUX" ARCH=um O="$OBJ_UM" -j"$(nproc)" "$@"
@@ -30,13 +50,18 @@ kmake() {
 
 case ${1:-} in
 config)
-	if [ -f "$OBJ_UM/.config" ] && [ "$OBJ_UM/.config" -nt "$fragment" ]; then
+	fresh=1
+	for f in "${fragments[@]}"; do
+		[ "$OBJ_UM/.config" -nt "$f" ] || fresh=0
+	done
+	[ -f "$OBJ_UM/.config" ] && [ $fresh = 1 ] && [ "${2:-}" != force ] &&
 		exit 0
-	fi
 	mkdir -p "$OBJ_UM"
-	# kunit.py checks that every option of the fragment made it in.
-	"$LINUX/tools/testing/kunit/kunit.py" config --arch=um \
-		--build_dir="$OBJ_UM" --kunitconfig="$fragment" >/dev/null
+	# kunit.py checks that every option of the fragments made it in.
+	kunit config >/dev/null
+	;;
+kunit)
+	kunit run --jobs="$(nproc)" --json="$OBJ_UM/kunit.json"
 	;;
 users-fresh)
 	for t in "${targets[@]}"; do
@@ -50,7 +75,7 @@ users-fresh)
 	;;
 users)
 	log=$OBJ_UM/users.log
-	echo "build: rw.o and the in-tree rdma_rw users (ARCH=um, W=1)"
+	echo "build: rw.o, the in-tree rdma_rw users and tests (ARCH=um, W=1)"
 	if ! kmake -s W=1 "${targets[@]}" >"$log" 2>&1; then
 		tail -n 30 "$log"
 		echo "build: failed, full log in $log" >&2
@@ -58,7 +83,7 @@ users)
 	fi
 	;;
 *)
-	echo "usage: $0 config|users|users-fresh" >&2
+	echo "usage: $0 config|users|users-fresh|kunit" >&2
 	exit 2
 	;;
 esac

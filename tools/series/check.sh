@@ -36,11 +36,33 @@ our_sources() { our_files | grep -E '\.[ch]$'; }
 kmake() { make -C "$LINUX" ARCH=um O="$OBJ_UM" -j"$(nproc)" "$@"; }
 
 # Each patch builds on its own: check out every commit of the series in
-# turn and build the rw objects and users there.
+# turn and build the rw objects, users and tests there, in an object tree
+# of their own so that the main one keeps its configuration.
 check_bisect() {
 	local rev=$1
+
 	git -C "$LINUX" checkout -q "$rev" &&
-		"$here/build.sh" users
+		OBJ_UM=$BUILD/obj-bisect "$here/build.sh" config force &&
+		OBJ_UM=$BUILD/obj-bisect "$here/build.sh" users
+}
+
+# The KUnit suites: one line per suite, every case counted in the tally.
+run_kunit() {
+	local json=$OBJ_UM/kunit.json out p f
+
+	rm -f "$json"
+	"$here/build.sh" kunit >"$logs/kunit.log" 2>&1
+	if [ ! -s "$json" ]; then
+		echo "FAIL kunit: no results, see $logs/kunit.log"
+		tail -n 20 "$logs/kunit.log" | sed 's/^/    /'
+		failed=$((failed + 1))
+		return
+	fi
+	out=$(python3 "$here/kunit_results.py" "$json")
+	echo "$out" | sed '$d'
+	read -r p f <<<"$(echo "$out" | tail -n 1)"
+	passed=$((passed + p))
+	failed=$((failed + f))
 }
 
 # The in-tree users build with W=1, and nothing warns about our files.
@@ -111,6 +133,8 @@ check_git_am() {
 }
 
 echo "check: Linux $(make -s -C "$LINUX" kernelversion) + $(patch_msgs | wc -l) patches"
+
+run_kunit
 
 n=0
 for msg in $(patch_msgs); do

@@ -1,0 +1,890 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * A software RDMA device for KUnit tests of the R/W API.
+ *
+ * The device registers with virtual DMA, so a DMA address is a kernel
+ * address.  Its QP executes each send work request at post time, in order:
+ * RDMA WRITE and READ copy bytes between the local SGEs and the mock's
+ * "remote" buffer, REG_MR and LOCAL_INV move an MR through the states free
+ * -> valid -> invalid -> valid ..., and whatever an HCA would refuse (a
+ * stale key, a range outside the MR or the remote buffer, a missing access
+ * right, registering a valid MR, more SGEs than the device takes) is
+ * refused here too: at post time for malformed requests, as an error
+ * completion otherwise, after which the QP flushes everything behind it.
+ */
+#include <kunit/resource.h>
+#include <linux/netdevice.h>
+#include <linux/vmalloc.h>
+#include <linux/xarray.h>
+#include <net/net_namespace.h>
+#include <rdma/ib_verbs.h>
+
+#include "ib_mock.h"
+
+#define MOCK_LOCAL_DMA_LKEY	0
+#define MOCK_REMOTE_ADDR	0x5eed00000000ULL
+#define MOCK_REMOTE_RKEY	0x7e3073e0
+#define MOCK_REMOTE_LEN		(8 << 20)
+#define MOCK_CQ_DEPTH		8192
+#define MOCK_LOG_CAP		4096
+
+const struct ib_mock_profile ib_mock_ib = {
+	.name = "ib", .protocol = RDMA_CORE_CAP_PROT_IB,
+	.max_send_sge = 30, .max_sge_rd = 30, .max_fr_pages = 512,
+	.max_mr_size = SZ_1G, .max_qp_wr = 16384,
+};
+EXPORT_SYMBOL_GPL(ib_mock_ib);
+
+const struct ib_mock_profile ib_mock_roce = {
+	.name = "roce", .protocol = RDMA_CORE_CAP_PROT_ROCE,
+	.max_send_sge = 16, .max_sge_rd = 16, .max_fr_pages = 512,
+	.max_mr_size = SZ_1G, .max_qp_wr = 16384,
+};
+EXPORT_SYMBOL_GPL(ib_mock_roce);
+
+/* Like an irdma GEN2 port: READ needs an MR, and READ_WITH_INV exists. */
+const struct ib_mock_profile ib_mock_iwarp = {
+	.name = "iwarp", .protocol = RDMA_CORE_CAP_PROT_IWARP,
+	.max_send_sge = 13, .max_sge_rd = 13, .max_fr_pages = 512,
+	.max_mr_size = SZ_1G, .max_qp_wr = 16384,
+};
+EXPORT_SYMBOL_GPL(ib_mock_iwarp);
+
+/* READs of more than 4 SGEs are better done through an MR. */
+const struct ib_mock_profile ib_mock_sgl_rd = {
+	.name = "sgl_rd", .protocol = RDMA_CORE_CAP_PROT_IB,
+	.max_send_sge = 30, .max_sge_rd = 30, .max_sgl_rd = 4,
+	.max_fr_pages = 512, .max_mr_size = SZ_1G, .max_qp_wr = 16384,
+};
+EXPORT_SYMBOL_GPL(ib_mock_sgl_rd);
+
+/* One SGE per READ, two per WRITE: every list splits. */
+const struct ib_mock_profile ib_mock_sge1 = {
+	.name = "sge1", .protocol = RDMA_CORE_CAP_PROT_ROCE,
+	.max_send_sge = 2, .max_sge_rd = 1, .max_fr_pages = 512,
+	.max_mr_size = SZ_1G, .max_qp_wr = 16384,
+};
+EXPORT_SYMBOL_GPL(ib_mock_sge1);
+
+const struct ib_mock_profile ib_mock_sge2 = {
+	.name = "sge2", .protocol = RDMA_CORE_CAP_PROT_IB,
+	.max_send_sge = 2, .max_sge_rd = 2, .max_fr_pages = 512,
+	.max_mr_size = SZ_1G, .max_qp_wr = 16384,
+};
+EXPORT_SYMBOL_GPL(ib_mock_sge2);
+
+/* iWARP with 4 pages per MR: every READ over 4 pages takes several MRs. */
+const struct ib_mock_profile ib_mock_small_mr = {
+	.name = "small_mr", .protocol = RDMA_CORE_CAP_PROT_IWARP,
+	.max_send_sge = 13, .max_sge_rd = 13, .max_fr_pages = 4,
+	.max_mr_size = SZ_1G, .max_qp_wr = 16384,
+};
+EXPORT_SYMBOL_GPL(ib_mock_small_mr);
+
+enum mock_mr_state {
+	MOCK_MR_FREE,
+	MOCK_MR_VALID,
+	MOCK_MR_INVALID,
+};
+
+struct mock_dev {
+	struct ib_device ibdev;
+	struct ib_mock *mock;
+	struct xarray mrs;
+};
+
+struct mock_pd {
+	struct ib_pd ibpd;
+};
+
+struct mock_cq {
+	struct ib_cq ibcq;
+	spinlock_t lock;	/* protects the ring */
+	struct ib_wc *ring;
+	unsigned int head;
+	unsigned int count;
+};
+
+struct mock_qp {
+	struct ib_qp ibqp;
+	u32 max_send_sge;
+	bool error;
+};
+
+/*
+ * @pages is what map_mr_sg() staged for the next registration; REG_MR
+ * copies it to @reg_pages, with the rest of the registration in force.
+ */
+struct mock_mr {
+	struct ib_mr ibmr;
+	enum mock_mr_state state;
+	u32 max_pages;
+	u32 npages;
+	u64 *pages;
+	u64 *reg_pages;
+	u32 key;
+	int access;
+	u64 iova;
+	u64 length;
+	u32 page_size;
+};
+
+static struct mock_dev *to_mdev(struct ib_device *ibdev)
+{
+	return container_of(ibdev, struct mock_dev, ibdev);
+}
+
+static struct mock_mr *to_mmr(struct ib_mr *ibmr)
+{
+	return container_of(ibmr, struct mock_mr, ibmr);
+}
+
+static struct mock_qp *to_mqp(struct ib_qp *ibqp)
+{
+	return container_of(ibqp, struct mock_qp, ibqp);
+}
+
+static struct mock_cq *to_mcq(struct ib_cq *ibcq)
+{
+	return container_of(ibcq, struct mock_cq, ibcq);
+}
+
+static struct ib_mock *qp_mock(struct ib_qp *ibqp)
+{
+	return to_mdev(ibqp->device)->mock;
+}
+
+static int mock_query_device(struct ib_device *ibdev,
+			     struct ib_device_attr *attr,
+			     struct ib_udata *udata)
+{
+	const struct ib_mock_profile *p = to_mdev(ibdev)->mock->profile;
+
+	attr->max_mr_size = p->max_mr_size;
+	attr->page_size_cap = PAGE_SIZE;
+	attr->max_qp = 64;
+	attr->max_qp_wr = p->max_qp_wr;
+	attr->max_send_sge = p->max_send_sge;
+	attr->max_recv_sge = 1;
+	attr->max_sge_rd = p->max_sge_rd;
+	attr->max_sgl_rd = p->max_sgl_rd;
+	attr->max_cq = 64;
+	attr->max_cqe = MOCK_CQ_DEPTH;
+	attr->max_mr = 1 << 16;
+	attr->max_pd = 64;
+	attr->max_fast_reg_page_list_len = p->max_fr_pages;
+	attr->device_cap_flags = IB_DEVICE_MEM_MGT_EXTENSIONS;
+	attr->kernel_cap_flags = IBK_LOCAL_DMA_LKEY;
+	return 0;
+}
+
+static int mock_query_port(struct ib_device *ibdev, u32 port,
+			   struct ib_port_attr *attr)
+{
+	attr->state = IB_PORT_ACTIVE;
+	attr->phys_state = IB_PORT_PHYS_STATE_LINK_UP;
+	attr->max_mtu = IB_MTU_4096;
+	attr->active_mtu = IB_MTU_4096;
+	attr->gid_tbl_len = 1;
+	attr->pkey_tbl_len = 1;
+	return 0;
+}
+
+static int mock_get_port_immutable(struct ib_device *ibdev, u32 port,
+				   struct ib_port_immutable *immutable)
+{
+	/* Protocol only: no MAD, CM or SA agents attach to a mock. */
+	immutable->core_cap_flags = to_mdev(ibdev)->mock->profile->protocol;
+	immutable->gid_tbl_len = 1;
+	immutable->pkey_tbl_len = 1;
+	return 0;
+}
+
+static int mock_query_gid(struct ib_device *ibdev, u32 port, int index,
+			  union ib_gid *gid)
+{
+	memset(gid, 0, sizeof(*gid));
+	return 0;
+}
+
+static int mock_query_pkey(struct ib_device *ibdev, u32 port, u16 index,
+			   u16 *pkey)
+{
+	*pkey = 0xffff;
+	return 0;
+}
+
+static int mock_alloc_pd(struct ib_pd *pd, struct ib_udata *udata)
+{
+	return 0;
+}
+
+static int mock_dealloc_pd(struct ib_pd *pd, struct ib_udata *udata)
+{
+	return 0;
+}
+
+static int mock_create_cq(struct ib_cq *ibcq, const struct ib_cq_init_attr *attr,
+			  struct uverbs_attr_bundle *attrs)
+{
+	struct mock_cq *cq = to_mcq(ibcq);
+
+	if (attr->cqe > MOCK_CQ_DEPTH)
+		return -EINVAL;
+	cq->ring = kcalloc(attr->cqe, sizeof(*cq->ring), GFP_KERNEL);
+	if (!cq->ring)
+		return -ENOMEM;
+	spin_lock_init(&cq->lock);
+	ibcq->cqe = attr->cqe;
+	return 0;
+}
+
+static int mock_destroy_cq(struct ib_cq *ibcq, struct ib_udata *udata)
+{
+	kfree(to_mcq(ibcq)->ring);
+	return 0;
+}
+
+static int mock_poll_cq(struct ib_cq *ibcq, int num_entries, struct ib_wc *wc)
+{
+	struct mock_cq *cq = to_mcq(ibcq);
+	unsigned long flags;
+	int n = 0;
+
+	spin_lock_irqsave(&cq->lock, flags);
+	for (; n < num_entries && cq->count; n++, cq->count--) {
+		wc[n] = cq->ring[cq->head];
+		cq->head = (cq->head + 1) % ibcq->cqe;
+	}
+	spin_unlock_irqrestore(&cq->lock, flags);
+	return n;
+}
+
+static int mock_req_notify_cq(struct ib_cq *ibcq,
+			      enum ib_cq_notify_flags flags)
+{
+	return 0;
+}
+
+static int mock_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *attr,
+			  struct ib_udata *udata)
+{
+	const struct ib_mock_profile *p = qp_mock(ibqp)->profile;
+
+	if (attr->qp_type != IB_QPT_RC || attr->cap.max_send_wr > p->max_qp_wr ||
+	    attr->cap.max_send_sge > p->max_send_sge)
+		return -EINVAL;
+	to_mqp(ibqp)->max_send_sge = attr->cap.max_send_sge;
+	qp_mock(ibqp)->max_send_wr = attr->cap.max_send_wr;
+	return 0;
+}
+
+static int mock_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr,
+			  int mask, struct ib_udata *udata)
+{
+	return 0;
+}
+
+static int mock_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
+{
+	return 0;
+}
+
+static int mock_post_recv(struct ib_qp *ibqp, const struct ib_recv_wr *wr,
+			  const struct ib_recv_wr **bad_wr)
+{
+	*bad_wr = wr;
+	return -EOPNOTSUPP;
+}
+
+/* The mock moves no user memory. */
+static struct ib_mr *mock_get_dma_mr(struct ib_pd *pd, int access)
+{
+	return ERR_PTR(-EOPNOTSUPP);
+}
+
+static struct ib_mr *mock_reg_user_mr(struct ib_pd *pd, u64 start, u64 length,
+				      u64 virt_addr, int access,
+				      struct ib_udata *udata)
+{
+	return ERR_PTR(-EOPNOTSUPP);
+}
+
+static struct ib_mr *mock_alloc_mr(struct ib_pd *pd, enum ib_mr_type type,
+				   u32 max_num_sg)
+{
+	struct mock_dev *mdev = to_mdev(pd->device);
+	struct ib_mock *mock = mdev->mock;
+	struct mock_mr *mr;
+	u32 index;
+	int ret;
+
+	if (mock->fail_alloc_mr && !--mock->fail_alloc_mr)
+		return ERR_PTR(-ENOMEM);
+	if (type != IB_MR_TYPE_MEM_REG || !max_num_sg ||
+	    max_num_sg > mock->profile->max_fr_pages)
+		return ERR_PTR(-EINVAL);
+
+	mr = kzalloc(sizeof(*mr), GFP_KERNEL);
+	if (!mr)
+		return ERR_PTR(-ENOMEM);
+	mr->pages = kcalloc(max_num_sg, sizeof(u64), GFP_KERNEL);
+	mr->reg_pages = kcalloc(max_num_sg, sizeof(u64), GFP_KERNEL);
+	ret = -ENOMEM;
+	if (!mr->pages || !mr->reg_pages)
+		goto err_free;
+	ret = xa_alloc(&mdev->mrs, &index, mr, XA_LIMIT(1, 0xffffff),
+		       GFP_KERNEL);
+	if (ret)
+		goto err_free;
+
+	mr->max_pages = max_num_sg;
+	mr->ibmr.lkey = index << 8;
+	mr->ibmr.rkey = index << 8;
+	mock->mrs++;
+	return &mr->ibmr;
+
+err_free:
+	kfree(mr->reg_pages);
+	kfree(mr->pages);
+	kfree(mr);
+	return ERR_PTR(ret);
+}
+
+static int mock_dereg_mr(struct ib_mr *ibmr, struct ib_udata *udata)
+{
+	struct mock_dev *mdev = to_mdev(ibmr->device);
+	struct mock_mr *mr = to_mmr(ibmr);
+
+	xa_erase(&mdev->mrs, ibmr->lkey >> 8);
+	mdev->mock->mrs--;
+	kfree(mr->reg_pages);
+	kfree(mr->pages);
+	kfree(mr);
+	return 0;
+}
+
+static int mock_set_page(struct ib_mr *ibmr, u64 addr)
+{
+	struct mock_mr *mr = to_mmr(ibmr);
+
+	if (mr->npages == mr->max_pages)
+		return -ENOMEM;
+	mr->pages[mr->npages++] = addr;
+	return 0;
+}
+
+static int mock_map_mr_sg(struct ib_mr *ibmr, struct scatterlist *sg,
+			  int sg_nents, unsigned int *sg_offset)
+{
+	struct ib_mock *mock = to_mdev(ibmr->device)->mock;
+
+	if (mock->map_short) {
+		if (sg_nents <= mock->map_short)
+			return 0;
+		sg_nents -= mock->map_short;
+	}
+	to_mmr(ibmr)->npages = 0;
+	return ib_sg_to_pages(ibmr, sg, sg_nents, sg_offset, mock_set_page);
+}
+
+static struct mock_mr *mock_find_mr(struct ib_qp *ibqp, u32 key)
+{
+	return xa_load(&to_mdev(ibqp->device)->mrs, key >> 8);
+}
+
+/*
+ * Kernel address of the local bytes at @addr through @lkey, with *@len cut
+ * at the end of the MR page that holds them, or NULL when @lkey does not
+ * grant @access to all of them.
+ */
+static u8 *mock_local(struct ib_qp *ibqp, u32 lkey, u64 addr, u32 *len,
+		      int access)
+{
+	struct mock_mr *mr;
+	u64 rel;
+
+	if (lkey == MOCK_LOCAL_DMA_LKEY)
+		return (u8 *)(uintptr_t)addr;
+
+	mr = mock_find_mr(ibqp, lkey);
+	if (!mr || mr->state != MOCK_MR_VALID || mr->key != lkey ||
+	    (mr->access & access) != access || addr < mr->iova ||
+	    addr + *len > mr->iova + mr->length)
+		return NULL;
+
+	rel = addr - (mr->iova & ~((u64)mr->page_size - 1));
+	*len = min_t(u64, *len, mr->page_size - rel % mr->page_size);
+	return (u8 *)(uintptr_t)(mr->reg_pages[rel / mr->page_size] +
+				 rel % mr->page_size);
+}
+
+static u8 *mock_remote(struct ib_mock *mock, u32 rkey, u64 addr, u32 len)
+{
+	if (rkey != mock->remote_rkey || addr < mock->remote_addr ||
+	    addr + len > mock->remote_addr + mock->remote_len)
+		return NULL;
+	return mock->remote + (addr - mock->remote_addr);
+}
+
+static enum ib_wc_status mock_rdma(struct ib_qp *ibqp,
+				   const struct ib_rdma_wr *wr,
+				   struct ib_mock_wr *rec)
+{
+	struct ib_mock *mock = qp_mock(ibqp);
+	bool write = wr->wr.opcode == IB_WR_RDMA_WRITE;
+	int access = write ? 0 : IB_ACCESS_LOCAL_WRITE;
+	u64 remote = wr->remote_addr;
+	int i;
+
+	/* An iWARP READ response lands through a remotely writable STag. */
+	if (!write && mock->profile->protocol == RDMA_CORE_CAP_PROT_IWARP)
+		access |= IB_ACCESS_REMOTE_WRITE;
+
+	for (i = 0; i < wr->wr.num_sge; i++) {
+		const struct ib_sge *sge = &wr->wr.sg_list[i];
+		u32 done, len;
+
+		if (access & IB_ACCESS_REMOTE_WRITE &&
+		    sge->lkey == MOCK_LOCAL_DMA_LKEY)
+			return IB_WC_LOC_PROT_ERR;
+		for (done = 0; done < sge->length; done += len) {
+			u8 *peer, *local;
+
+			len = sge->length - done;
+			local = mock_local(ibqp, sge->lkey, sge->addr + done,
+					   &len, access);
+			if (!local)
+				return IB_WC_LOC_PROT_ERR;
+			peer = mock_remote(mock, wr->rkey, remote, len);
+			if (!peer)
+				return IB_WC_REM_ACCESS_ERR;
+			if (write)
+				memcpy(peer, local, len);
+			else
+				memcpy(local, peer, len);
+			remote += len;
+			rec->length += len;
+		}
+	}
+	return IB_WC_SUCCESS;
+}
+
+static enum ib_wc_status mock_reg_mr(struct ib_qp *ibqp,
+				     const struct ib_reg_wr *wr)
+{
+	struct mock_mr *mr = to_mmr(wr->mr);
+
+	if ((wr->key >> 8) != (wr->mr->lkey >> 8) ||
+	    mr->state == MOCK_MR_VALID || !mr->npages ||
+	    wr->mr->length > qp_mock(ibqp)->profile->max_mr_size)
+		return IB_WC_MW_BIND_ERR;
+
+	memcpy(mr->reg_pages, mr->pages, mr->npages * sizeof(u64));
+	mr->key = wr->key;
+	mr->access = wr->access;
+	mr->iova = wr->mr->iova;
+	mr->length = wr->mr->length;
+	mr->page_size = wr->mr->page_size;
+	mr->state = MOCK_MR_VALID;
+	return IB_WC_SUCCESS;
+}
+
+static enum ib_wc_status mock_invalidate(struct ib_qp *ibqp, u32 key)
+{
+	struct mock_mr *mr = mock_find_mr(ibqp, key);
+
+	/* Invalidating an invalid MR is allowed, with its last key. */
+	if (!mr || mr->state == MOCK_MR_FREE || mr->key != key)
+		return IB_WC_MW_BIND_ERR;
+	mr->state = MOCK_MR_INVALID;
+	return IB_WC_SUCCESS;
+}
+
+static enum ib_wc_status mock_execute(struct ib_qp *ibqp,
+				      const struct ib_send_wr *wr,
+				      struct ib_mock_wr *rec)
+{
+	enum ib_wc_status status;
+
+	if (to_mqp(ibqp)->error)
+		return IB_WC_WR_FLUSH_ERR;
+
+	switch (wr->opcode) {
+	case IB_WR_RDMA_WRITE:
+	case IB_WR_RDMA_READ:
+		return mock_rdma(ibqp, rdma_wr(wr), rec);
+	case IB_WR_RDMA_READ_WITH_INV:
+		status = mock_rdma(ibqp, rdma_wr(wr), rec);
+		if (status != IB_WC_SUCCESS)
+			return status;
+		return mock_invalidate(ibqp, wr->ex.invalidate_rkey);
+	case IB_WR_REG_MR:
+		return mock_reg_mr(ibqp, reg_wr(wr));
+	default:
+		return mock_invalidate(ibqp, wr->ex.invalidate_rkey);
+	}
+}
+
+/* What hardware refuses at post time rather than completing in error. */
+static bool mock_wr_malformed(struct ib_qp *ibqp, const struct ib_send_wr *wr)
+{
+	const struct ib_mock_profile *p = qp_mock(ibqp)->profile;
+
+	switch (wr->opcode) {
+	case IB_WR_RDMA_WRITE:
+		return !wr->num_sge || wr->num_sge > to_mqp(ibqp)->max_send_sge;
+	case IB_WR_RDMA_READ:
+	case IB_WR_RDMA_READ_WITH_INV:
+		if (wr->opcode == IB_WR_RDMA_READ_WITH_INV &&
+		    p->protocol != RDMA_CORE_CAP_PROT_IWARP)
+			return true;
+		return !wr->num_sge ||
+		       wr->num_sge > min(to_mqp(ibqp)->max_send_sge,
+					 p->max_sge_rd);
+	case IB_WR_REG_MR:
+	case IB_WR_LOCAL_INV:
+		return wr->num_sge;
+	default:
+		return true;
+	}
+}
+
+static void mock_log(struct ib_mock *mock, const struct ib_send_wr *wr,
+		     struct ib_mock_wr *rec)
+{
+	int i;
+
+	rec->opcode = wr->opcode;
+	rec->send_flags = wr->send_flags;
+	rec->num_sge = wr->num_sge;
+	for (i = 0; i < min_t(int, wr->num_sge, IB_MOCK_LOG_SGES); i++)
+		rec->sge[i] = wr->sg_list[i];
+
+	switch (wr->opcode) {
+	case IB_WR_RDMA_WRITE:
+	case IB_WR_RDMA_READ:
+	case IB_WR_RDMA_READ_WITH_INV:
+		rec->remote_addr = rdma_wr(wr)->remote_addr;
+		rec->rkey = rdma_wr(wr)->rkey;
+		rec->key = wr->ex.invalidate_rkey;
+		break;
+	case IB_WR_REG_MR:
+		rec->key = reg_wr(wr)->key;
+		rec->access = reg_wr(wr)->access;
+		rec->length = reg_wr(wr)->mr->length;
+		break;
+	default:
+		rec->key = wr->ex.invalidate_rkey;
+		break;
+	}
+}
+
+static enum ib_wc_opcode mock_wc_opcode(enum ib_wr_opcode opcode)
+{
+	switch (opcode) {
+	case IB_WR_RDMA_WRITE:
+		return IB_WC_RDMA_WRITE;
+	case IB_WR_REG_MR:
+		return IB_WC_REG_MR;
+	case IB_WR_LOCAL_INV:
+		return IB_WC_LOCAL_INV;
+	default:
+		return IB_WC_RDMA_READ;
+	}
+}
+
+static void mock_complete(struct ib_qp *ibqp, const struct ib_send_wr *wr,
+			  enum ib_wc_status status)
+{
+	struct mock_cq *cq = to_mcq(ibqp->send_cq);
+	unsigned long flags;
+	bool full;
+
+	spin_lock_irqsave(&cq->lock, flags);
+	full = cq->count == cq->ibcq.cqe;
+	if (!full)
+		cq->ring[(cq->head + cq->count++) % cq->ibcq.cqe] =
+			(struct ib_wc) {
+				.wr_cqe = wr->wr_cqe,
+				.status = status,
+				.opcode = mock_wc_opcode(wr->opcode),
+				.qp = ibqp,
+			};
+	spin_unlock_irqrestore(&cq->lock, flags);
+	if (full)
+		KUNIT_FAIL(qp_mock(ibqp)->test, "mock CQ overflow");
+}
+
+static int mock_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,
+			  const struct ib_send_wr **bad_wr)
+{
+	struct ib_mock *mock = qp_mock(ibqp);
+
+	for (; wr; wr = wr->next) {
+		struct ib_mock_wr scratch = {}, *rec = &scratch;
+		enum ib_wc_status status;
+
+		if ((mock->fail_post_at && !--mock->fail_post_at) ||
+		    mock_wr_malformed(ibqp, wr)) {
+			*bad_wr = wr;
+			return -EINVAL;
+		}
+
+		mock->nr_posted++;
+		if (mock->nr_log < mock->log_cap)
+			rec = &mock->log[mock->nr_log++];
+		memset(rec, 0, sizeof(*rec));
+		mock_log(mock, wr, rec);
+
+		status = mock_execute(ibqp, wr, rec);
+		rec->status = status;
+		if (status != IB_WC_SUCCESS)
+			to_mqp(ibqp)->error = true;
+		rec->signaled = status != IB_WC_SUCCESS ||
+				wr->send_flags & IB_SEND_SIGNALED;
+		if (rec->signaled)
+			mock_complete(ibqp, wr, status);
+	}
+	return 0;
+}
+
+static const struct ib_device_ops mock_dev_ops = {
+	.owner = THIS_MODULE,
+	.driver_id = RDMA_DRIVER_UNKNOWN,
+
+	.alloc_mr = mock_alloc_mr,
+	.alloc_pd = mock_alloc_pd,
+	.create_cq = mock_create_cq,
+	.create_qp = mock_create_qp,
+	.dealloc_pd = mock_dealloc_pd,
+	.dereg_mr = mock_dereg_mr,
+	.destroy_cq = mock_destroy_cq,
+	.destroy_qp = mock_destroy_qp,
+	.get_dma_mr = mock_get_dma_mr,
+	.get_port_immutable = mock_get_port_immutable,
+	.map_mr_sg = mock_map_mr_sg,
+	.modify_qp = mock_modify_qp,
+	.poll_cq = mock_poll_cq,
+	.post_recv = mock_post_recv,
+	.post_send = mock_post_send,
+	.query_device = mock_query_device,
+	.query_gid = mock_query_gid,
+	.query_pkey = mock_query_pkey,
+	.query_port = mock_query_port,
+	.reg_user_mr = mock_reg_user_mr,
+	.req_notify_cq = mock_req_notify_cq,
+
+	INIT_RDMA_OBJ_SIZE(ib_cq, mock_cq, ibcq),
+	INIT_RDMA_OBJ_SIZE(ib_pd, mock_pd, ibpd),
+	INIT_RDMA_OBJ_SIZE(ib_qp, mock_qp, ibqp),
+};
+
+KUNIT_DEFINE_ACTION_WRAPPER(mock_release_device, ib_unregister_device,
+			    struct ib_device *);
+KUNIT_DEFINE_ACTION_WRAPPER(mock_free_device, ib_dealloc_device,
+			    struct ib_device *);
+KUNIT_DEFINE_ACTION_WRAPPER(mock_release_pd, ib_dealloc_pd, struct ib_pd *);
+KUNIT_DEFINE_ACTION_WRAPPER(mock_release_cq, ib_free_cq, struct ib_cq *);
+KUNIT_DEFINE_ACTION_WRAPPER(mock_vfree, vfree, const void *);
+
+static void mock_destroy_qp_action(void *qp)
+{
+	ib_destroy_qp(qp);
+}
+
+static int mock_register(struct kunit *test, struct ib_mock *mock)
+{
+	struct mock_dev *mdev;
+	int ret;
+
+	mdev = ib_alloc_device(mock_dev, ibdev);
+	if (!mdev)
+		return -ENOMEM;
+	ret = kunit_add_action_or_reset(test, mock_free_device, &mdev->ibdev);
+	if (ret)
+		return ret;
+
+	mdev->mock = mock;
+	xa_init_flags(&mdev->mrs, XA_FLAGS_ALLOC1);
+	ib_set_device_ops(&mdev->ibdev, &mock_dev_ops);
+	mdev->ibdev.phys_port_cnt = 1;
+	mdev->ibdev.num_comp_vectors = 1;
+	mdev->ibdev.local_dma_lkey = MOCK_LOCAL_DMA_LKEY;
+	mdev->ibdev.node_type = RDMA_NODE_IB_CA;
+	if (mock->profile->protocol == RDMA_CORE_CAP_PROT_IWARP) {
+		/* iWARP port state comes from a netdev: lend it loopback. */
+		mdev->ibdev.node_type = RDMA_NODE_RNIC;
+		ret = ib_device_set_netdev(&mdev->ibdev,
+					   init_net.loopback_dev, 1);
+		if (ret)
+			return ret;
+	}
+
+	ret = ib_register_device(&mdev->ibdev, "rwmock%d", NULL);
+	if (ret)
+		return ret;
+	mock->dev = &mdev->ibdev;
+	return kunit_add_action_or_reset(test, mock_release_device, mock->dev);
+}
+
+/**
+ * ib_mock_create_device - register a mock device with a PD and a CQ
+ * @test:	the test; everything is released when it ends
+ * @profile:	the kind of device
+ *
+ * For tests of QP creation itself; others use ib_mock_create().
+ *
+ * Return: the mock; the test fails and aborts if it cannot be set up.
+ */
+struct ib_mock *ib_mock_create_device(struct kunit *test,
+				      const struct ib_mock_profile *profile)
+{
+	struct ib_mock *mock;
+
+	mock = kunit_kzalloc(test, sizeof(*mock), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, mock);
+	mock->test = test;
+	mock->profile = profile;
+
+	mock->remote = vzalloc(MOCK_REMOTE_LEN);
+	KUNIT_ASSERT_NOT_NULL(test, mock->remote);
+	KUNIT_ASSERT_EQ(test, 0, kunit_add_action_or_reset(test, mock_vfree,
+							   mock->remote));
+	mock->remote_len = MOCK_REMOTE_LEN;
+	mock->remote_addr = MOCK_REMOTE_ADDR;
+	mock->remote_rkey = MOCK_REMOTE_RKEY;
+
+	mock->log_cap = MOCK_LOG_CAP;
+	mock->log = kunit_kcalloc(test, mock->log_cap, sizeof(*mock->log),
+				  GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, mock->log);
+
+	KUNIT_ASSERT_EQ(test, 0, mock_register(test, mock));
+
+	mock->pd = ib_alloc_pd(mock->dev, 0);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(mock->pd));
+	KUNIT_ASSERT_EQ(test, 0, kunit_add_action_or_reset(test,
+							   mock_release_pd,
+							   mock->pd));
+
+	mock->cq = ib_alloc_cq(mock->dev, mock, MOCK_CQ_DEPTH, 0,
+			       IB_POLL_DIRECT);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(mock->cq));
+	KUNIT_ASSERT_EQ(test, 0, kunit_add_action_or_reset(test,
+							   mock_release_cq,
+							   mock->cq));
+	return mock;
+}
+EXPORT_SYMBOL_GPL(ib_mock_create_device);
+
+/**
+ * ib_mock_create_qp - create an RC QP through ib_create_qp()
+ * @mock:	the mock device
+ * @max_rdma_ctxs: R/W contexts the QP is sized for
+ * @create_flags: &ib_qp_init_attr.create_flags
+ *
+ * ib_core sizes the send queue and fills the MR pools for @max_rdma_ctxs,
+ * as it does for a ULP.  The QP is destroyed when the test ends.
+ *
+ * Return: the QP, or the ERR_PTR() that ib_create_qp() returned.
+ */
+struct ib_qp *ib_mock_create_qp(struct ib_mock *mock, u32 max_rdma_ctxs,
+				u32 create_flags)
+{
+	struct ib_qp_init_attr attr = {
+		.send_cq = mock->cq,
+		.recv_cq = mock->cq,
+		.cap = {
+			.max_send_wr = 16,
+			.max_recv_wr = 1,
+			.max_send_sge = mock->profile->max_send_sge,
+			.max_recv_sge = 1,
+			.max_rdma_ctxs = max_rdma_ctxs,
+		},
+		.sq_sig_type = IB_SIGNAL_REQ_WR,
+		.qp_type = IB_QPT_RC,
+		.port_num = 1,
+		.create_flags = create_flags,
+	};
+	struct ib_qp *qp;
+
+	qp = ib_create_qp(mock->pd, &attr);
+	if (IS_ERR(qp))
+		return qp;
+	KUNIT_ASSERT_EQ(mock->test, 0,
+			kunit_add_action_or_reset(mock->test,
+						  mock_destroy_qp_action, qp));
+	return qp;
+}
+EXPORT_SYMBOL_GPL(ib_mock_create_qp);
+
+/**
+ * ib_mock_create - a mock device with a PD, a CQ and an RC QP
+ * @test:	the test; everything is released when it ends
+ * @profile:	the kind of device
+ * @max_rdma_ctxs: R/W contexts the QP is sized for
+ * @create_flags: &ib_qp_init_attr.create_flags of the QP
+ *
+ * Return: the mock, with @mock->qp set; the test fails and aborts if it
+ * cannot be set up.
+ */
+struct ib_mock *ib_mock_create(struct kunit *test,
+			       const struct ib_mock_profile *profile,
+			       u32 max_rdma_ctxs, u32 create_flags)
+{
+	struct ib_mock *mock = ib_mock_create_device(test, profile);
+
+	mock->qp = ib_mock_create_qp(mock, max_rdma_ctxs, create_flags);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(mock->qp));
+	return mock;
+}
+EXPORT_SYMBOL_GPL(ib_mock_create);
+
+/**
+ * ib_mock_poll - deliver the completions the QP has produced
+ * @mock:	the mock
+ *
+ * Each completion goes to its &ib_cqe.done, as ib_core does for a ULP.
+ *
+ * Return: the number of completions delivered.
+ */
+int ib_mock_poll(struct ib_mock *mock)
+{
+	return ib_process_cq_direct(mock->cq, MOCK_CQ_DEPTH);
+}
+EXPORT_SYMBOL_GPL(ib_mock_poll);
+
+/**
+ * ib_mock_clear_log - forget the work requests logged so far
+ * @mock:	the mock
+ */
+void ib_mock_clear_log(struct ib_mock *mock)
+{
+	mock->nr_log = 0;
+}
+EXPORT_SYMBOL_GPL(ib_mock_clear_log);
+
+/**
+ * ib_mock_pool_free - MRs sitting in one of the QP's pools
+ * @mock:	the mock
+ * @pool:	&mock->qp->rdma_mrs or &mock->qp->sig_mrs
+ *
+ * Return: the number of MRs on @pool's free list.
+ */
+unsigned int ib_mock_pool_free(struct ib_mock *mock, struct list_head *pool)
+{
+	unsigned int n = 0;
+	unsigned long flags;
+	struct list_head *pos;
+
+	spin_lock_irqsave(&mock->qp->mr_lock, flags);
+	list_for_each(pos, pool)
+		n++;
+	spin_unlock_irqrestore(&mock->qp->mr_lock, flags);
+	return n;
+}
+EXPORT_SYMBOL_GPL(ib_mock_pool_free);
+
+MODULE_DESCRIPTION("Mock RDMA device for KUnit tests of ib_core");
+MODULE_LICENSE("GPL");

@@ -1,0 +1,135 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * A software RDMA device for KUnit: it executes the send work requests a
+ * QP is given against memory, the way an HCA would, so that tests of the
+ * RDMA R/W API can check the bytes that moved and the chains that moved
+ * them.
+ */
+#ifndef _IB_MOCK_H
+#define _IB_MOCK_H
+
+#include <kunit/test.h>
+#include <rdma/ib_verbs.h>
+
+/**
+ * struct ib_mock_profile - the kind of device to mock
+ * @name:	short name, for parameterized test descriptions
+ * @protocol:	RDMA_CORE_CAP_PROT_IB, _ROCE or _IWARP
+ * @max_send_sge: SGEs per send/RDMA WRITE work request
+ * @max_sge_rd:	SGEs per RDMA READ work request
+ * @max_sgl_rd:	READ SGE count above which the device prefers an MR, or 0
+ * @max_fr_pages: pages per fast-registration MR
+ * @max_pi_fr_pages: pages per integrity MR; 0 without integrity support
+ * @max_mr_size: longest MR a registration may describe
+ * @max_qp_wr:	send queue depth limit
+ */
+struct ib_mock_profile {
+	const char *name;
+	u32 protocol;
+	u32 max_send_sge;
+	u32 max_sge_rd;
+	u32 max_sgl_rd;
+	u32 max_fr_pages;
+	u32 max_pi_fr_pages;
+	u64 max_mr_size;
+	u32 max_qp_wr;
+};
+
+extern const struct ib_mock_profile ib_mock_ib;
+extern const struct ib_mock_profile ib_mock_roce;
+extern const struct ib_mock_profile ib_mock_iwarp;
+extern const struct ib_mock_profile ib_mock_sgl_rd;
+extern const struct ib_mock_profile ib_mock_sge1;
+extern const struct ib_mock_profile ib_mock_sge2;
+extern const struct ib_mock_profile ib_mock_small_mr;
+
+/* SGEs of a work request the log keeps. */
+#define IB_MOCK_LOG_SGES	4
+
+/**
+ * struct ib_mock_wr - one posted send work request, as the mock saw it
+ * @opcode:	the work request's opcode
+ * @send_flags:	its flags
+ * @num_sge:	its SGE count; the first IB_MOCK_LOG_SGES are in @sge
+ * @sge:	its first SGEs
+ * @remote_addr: RDMA READ/WRITE: remote address
+ * @rkey:	RDMA READ/WRITE: remote key
+ * @key:	REG_MR: the new key; LOCAL_INV, READ_WITH_INV: key invalidated
+ * @access:	REG_MR: access flags
+ * @length:	REG_MR: length registered; RDMA READ/WRITE: bytes moved
+ * @status:	how it completed
+ * @signaled:	it produced a completion
+ */
+struct ib_mock_wr {
+	enum ib_wr_opcode opcode;
+	int send_flags;
+	u32 num_sge;
+	struct ib_sge sge[IB_MOCK_LOG_SGES];
+	u64 remote_addr;
+	u32 rkey;
+	u32 key;
+	int access;
+	u64 length;
+	enum ib_wc_status status;
+	bool signaled;
+};
+
+/**
+ * struct ib_mock - a registered mock device with one PD, CQ and RC QP
+ * @test:	the test that owns it; everything is released at its end
+ * @profile:	the device's profile
+ * @dev:	the registered device
+ * @pd:		protection domain of @qp
+ * @cq:		completion queue of @qp, polled with ib_mock_poll()
+ * @qp:		the QP, created through ib_create_qp()
+ * @remote:	the peer's memory that RDMA READ/WRITE reach
+ * @remote_len:	size of @remote
+ * @remote_addr: address of @remote for the peer
+ * @remote_rkey: key that grants access to @remote
+ * @log:	posted work requests, oldest first
+ * @nr_log:	entries in @log; posts beyond its capacity are not logged
+ * @log_cap:	capacity of @log
+ * @nr_posted:	work requests posted since the mock was created
+ * @fail_alloc_mr: fail the Nth alloc_mr from now (1 = the next), or 0
+ * @map_short:	map_mr_sg maps this many entries fewer than it could
+ * @fail_post_at: refuse the Nth work request posted from now, or 0
+ * @mrs:	MRs allocated and not yet freed
+ * @max_send_wr: send queue depth of the last QP created, as the driver saw it
+ */
+struct ib_mock {
+	struct kunit *test;
+	const struct ib_mock_profile *profile;
+	struct ib_device *dev;
+	struct ib_pd *pd;
+	struct ib_cq *cq;
+	struct ib_qp *qp;
+
+	u8 *remote;
+	size_t remote_len;
+	u64 remote_addr;
+	u32 remote_rkey;
+
+	struct ib_mock_wr *log;
+	unsigned int nr_log;
+	unsigned int log_cap;
+	unsigned int nr_posted;
+
+	unsigned int fail_alloc_mr;
+	unsigned int map_short;
+	unsigned int fail_post_at;
+	int mrs;
+	u32 max_send_wr;
+};
+
+struct ib_mock *ib_mock_create(struct kunit *test,
+			       const struct ib_mock_profile *profile,
+			       u32 max_rdma_ctxs, u32 create_flags);
+struct ib_mock *ib_mock_create_device(struct kunit *test,
+				      const struct ib_mock_profile *profile);
+struct ib_qp *ib_mock_create_qp(struct ib_mock *mock, u32 max_rdma_ctxs,
+				u32 create_flags);
+int ib_mock_poll(struct ib_mock *mock);
+void ib_mock_clear_log(struct ib_mock *mock);
+unsigned int ib_mock_pool_free(struct ib_mock *mock, struct list_head *pool);
+
+#endif /* _IB_MOCK_H */

@@ -1,0 +1,877 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * KUnit tests of the RDMA R/W context API (rw.c), run through the mock
+ * device of ib_mock.c: each I/O is posted and executed, and the tests
+ * check the bytes that moved, the work requests that moved them and that
+ * the QP's MR pool is whole again afterwards.
+ */
+#include <kunit/test.h>
+#include <linux/mm.h>
+#include <linux/scatterlist.h>
+#include <rdma/rw.h>
+
+#include "ib_mock.h"
+
+#define RW_PORT		1
+#define RW_CTXS		8
+/* Where the I/O lands in the remote buffer: deliberately unaligned. */
+#define RW_REMOTE_OFF	4099
+
+/**
+ * struct rw_shape - a local buffer layout
+ * @name:	for the test description
+ * @nents:	scatterlist entries, one page each
+ * @first_off:	where the data starts in the first page
+ * @last_len:	bytes of the last entry, 0 for up to the page end
+ * @sg_offset:	offset passed to rdma_rw_ctx_init()
+ */
+struct rw_shape {
+	const char *name;
+	u32 nents;
+	u32 first_off;
+	u32 last_len;
+	u32 sg_offset;
+};
+
+static const struct rw_shape rw_shapes[] = {
+	{ "1byte", 1, 0, 1, 0 },
+	{ "page", 1, 0, 0, 0 },
+	{ "unaligned", 3, 100, 77, 0 },
+	{ "3pages", 3, 0, 0, 0 },
+	{ "4pages", 4, 0, 0, 0 },
+	{ "5pages", 5, 0, 0, 0 },
+	{ "8pages", 8, 0, 0, 0 },
+	{ "9pages", 9, 0, 0, 0 },
+	{ "offset_in_first", 4, 0, 0, 512 },
+	{ "offset_crossing", 4, 0, 0, PAGE_SIZE + 5 },
+	{ "offset_to_last", 3, 8, 0, 2 * PAGE_SIZE - 8 },
+	{ "64pages", 64, 0, 0, 0 },
+	{ "1024pages", 1024, 0, 0, 0 },
+};
+
+static const struct ib_mock_profile *const rw_profiles[] = {
+	&ib_mock_ib, &ib_mock_roce, &ib_mock_iwarp, &ib_mock_sgl_rd,
+	&ib_mock_sge1, &ib_mock_sge2, &ib_mock_small_mr,
+};
+
+/* The two ways to hand rw.c a buffer. */
+enum rw_api {
+	RW_SG,
+	RW_BVEC,
+};
+
+struct rw_case {
+	const struct ib_mock_profile *profile;
+	const struct rw_shape *shape;
+	enum dma_data_direction dir;
+	enum rw_api api;
+};
+
+static struct rw_case rw_cases[2 * ARRAY_SIZE(rw_profiles) * 2 *
+			       ARRAY_SIZE(rw_shapes)];
+
+/*
+ * Single pages, filled with a pattern of their own, described both as a
+ * scatterlist and as a bio_vec array.
+ */
+struct rw_buf {
+	struct scatterlist *sgl;
+	struct bio_vec *bvecs;
+	struct page **pages;
+	u32 nents;
+};
+
+static u8 rw_local_byte(u32 page, u32 off)
+{
+	return (page * 131 + off * 7 + 1) & 0xff;
+}
+
+static u8 rw_remote_byte(size_t off)
+{
+	return (off * 13 + 0x5a) & 0xff;
+}
+
+static void rw_free_pages(void *data)
+{
+	struct rw_buf *buf = data;
+	u32 i;
+
+	for (i = 0; i < buf->nents; i++)
+		if (buf->pages[i])
+			__free_page(buf->pages[i]);
+}
+
+static struct rw_buf *rw_buf_alloc(struct kunit *test,
+				   const struct rw_shape *shape)
+{
+	struct rw_buf *buf = kunit_kzalloc(test, sizeof(*buf), GFP_KERNEL);
+	u32 i;
+
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	buf->nents = shape->nents;
+	buf->sgl = kunit_kcalloc(test, buf->nents, sizeof(*buf->sgl),
+				 GFP_KERNEL);
+	buf->bvecs = kunit_kcalloc(test, buf->nents, sizeof(*buf->bvecs),
+				   GFP_KERNEL);
+	buf->pages = kunit_kcalloc(test, buf->nents, sizeof(*buf->pages),
+				   GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, buf->sgl);
+	KUNIT_ASSERT_NOT_NULL(test, buf->bvecs);
+	KUNIT_ASSERT_NOT_NULL(test, buf->pages);
+	KUNIT_ASSERT_EQ(test, 0, kunit_add_action_or_reset(test, rw_free_pages,
+							   buf));
+
+	sg_init_table(buf->sgl, buf->nents);
+	for (i = 0; i < buf->nents; i++) {
+		u32 off = i ? 0 : shape->first_off;
+		u32 len = PAGE_SIZE - off;
+		u8 *p;
+		u32 j;
+
+		if (i == buf->nents - 1 && shape->last_len)
+			len = shape->last_len;
+		buf->pages[i] = alloc_page(GFP_KERNEL);
+		KUNIT_ASSERT_NOT_NULL(test, buf->pages[i]);
+		p = page_address(buf->pages[i]);
+		for (j = 0; j < PAGE_SIZE; j++)
+			p[j] = rw_local_byte(i, j);
+		sg_set_page(&buf->sgl[i], buf->pages[i], len, off);
+		bvec_set_page(&buf->bvecs[i], buf->pages[i], len, off);
+	}
+	return buf;
+}
+
+/* The part of the remote buffer an I/O of @xfer bytes may touch, and more. */
+static size_t rw_remote_window(struct ib_mock *mock, size_t xfer)
+{
+	return min(mock->remote_len, RW_REMOTE_OFF + xfer + 2 * PAGE_SIZE);
+}
+
+static void rw_fill_remote(struct ib_mock *mock, size_t xfer)
+{
+	size_t i;
+
+	for (i = 0; i < rw_remote_window(mock, xfer); i++)
+		mock->remote[i] = rw_remote_byte(i);
+}
+
+/* Bytes of the transfer: the list from @sg_offset to its end. */
+static size_t rw_xfer_len(struct rw_buf *buf, u32 sg_offset)
+{
+	size_t len = 0;
+	u32 i;
+
+	for (i = 0; i < buf->nents; i++)
+		len += buf->sgl[i].length;
+	return len - sg_offset;
+}
+
+/*
+ * Check every byte of the local pages and of the remote buffer: the
+ * transfer's bytes went where they should, and nothing else changed.
+ */
+static void rw_check_data(struct kunit *test, struct ib_mock *mock,
+			  struct rw_buf *buf, u32 sg_offset,
+			  enum dma_data_direction dir)
+{
+	size_t xfer = rw_xfer_len(buf, sg_offset), pos = 0, bad = 0, i;
+	u32 e, j;
+
+	for (e = 0; e < buf->nents; e++) {
+		struct scatterlist *sg = &buf->sgl[e];
+		u8 *p = page_address(buf->pages[e]);
+
+		for (j = 0; j < PAGE_SIZE; j++) {
+			bool in = j >= sg->offset && j < sg->offset + sg->length;
+			size_t at;
+			u8 want;
+
+			if (!in || pos++ < sg_offset || dir == DMA_TO_DEVICE) {
+				bad += p[j] != rw_local_byte(e, j);
+				continue;
+			}
+			at = RW_REMOTE_OFF + pos - 1 - sg_offset;
+			want = rw_remote_byte(at);
+			bad += p[j] != want;
+		}
+	}
+	KUNIT_EXPECT_EQ_MSG(test, bad, 0, "local bytes wrong");
+
+	bad = 0;
+	for (i = 0; i < rw_remote_window(mock, xfer); i++) {
+		u8 want = rw_remote_byte(i);
+
+		if (dir == DMA_TO_DEVICE && i >= RW_REMOTE_OFF &&
+		    i < RW_REMOTE_OFF + xfer)
+			continue;
+		bad += mock->remote[i] != want;
+	}
+	KUNIT_EXPECT_EQ_MSG(test, bad, 0, "remote bytes outside the I/O");
+	if (dir != DMA_TO_DEVICE)
+		return;
+
+	/* WRITE: the remote range holds the local stream, in order. */
+	bad = 0;
+	pos = 0;
+	for (e = 0; e < buf->nents; e++) {
+		struct scatterlist *sg = &buf->sgl[e];
+
+		for (j = sg->offset; j < sg->offset + sg->length; j++, pos++) {
+			if (pos < sg_offset)
+				continue;
+			bad += mock->remote[RW_REMOTE_OFF + pos - sg_offset] !=
+			       rw_local_byte(e, j);
+		}
+	}
+	KUNIT_EXPECT_EQ_MSG(test, bad, 0, "remote bytes of the WRITE wrong");
+}
+
+struct rw_done {
+	struct ib_cqe cqe;
+	int calls;
+	enum ib_wc_status status;
+};
+
+static void rw_done(struct ib_cq *cq, struct ib_wc *wc)
+{
+	struct rw_done *done = container_of(wc->wr_cqe, struct rw_done, cqe);
+
+	done->calls++;
+	done->status = wc->status;
+}
+
+/* Entries the I/O starts in and covers once the offset is skipped. */
+static u32 rw_io_nents(struct rw_buf *buf, u32 sg_offset)
+{
+	u32 i = 0;
+
+	while (sg_offset >= buf->sgl[i].length)
+		sg_offset -= buf->sgl[i++].length;
+	return buf->nents - i;
+}
+
+static bool rw_is_data_wr(enum ib_wr_opcode opcode)
+{
+	return opcode == IB_WR_RDMA_WRITE || opcode == IB_WR_RDMA_READ ||
+	       opcode == IB_WR_RDMA_READ_WITH_INV;
+}
+
+/*
+ * The chain has the shape the device calls for: per MR [LOCAL_INV],
+ * REG_MR and one data WR through the MR's new key, or SGE lists split at
+ * the QP's limit; the remote addresses follow each other; only the last
+ * work request is signalled.
+ */
+static void rw_check_chain(struct kunit *test, struct ib_mock *mock,
+			   struct rdma_rw_ctx *ctx, u32 nents, size_t xfer,
+			   enum dma_data_direction dir, bool mr)
+{
+	const struct ib_mock_profile *p = mock->profile;
+	bool iwarp = p->protocol == RDMA_CORE_CAP_PROT_IWARP;
+	bool read = dir == DMA_FROM_DEVICE;
+	u32 per_op = mr ? min(p->max_fr_pages, 256U) :
+			  read ? min(p->max_send_sge, p->max_sge_rd) :
+				 p->max_send_sge;
+	enum ib_wr_opcode data_op = !read ? IB_WR_RDMA_WRITE :
+				    mr && iwarp ? IB_WR_RDMA_READ_WITH_INV :
+						  IB_WR_RDMA_READ;
+	u64 remote = mock->remote_addr + RW_REMOTE_OFF;
+	u32 i, data_wrs = 0, reg_key = 0;
+	bool in_mr = false;
+
+	KUNIT_EXPECT_EQ(test, ctx->nr_ops, DIV_ROUND_UP(nents, per_op));
+	for (i = 0; i < mock->nr_log; i++) {
+		struct ib_mock_wr *wr = &mock->log[i];
+
+		KUNIT_EXPECT_EQ(test, wr->status, IB_WC_SUCCESS);
+		KUNIT_EXPECT_EQ(test, wr->signaled, i == mock->nr_log - 1);
+		if (wr->opcode == IB_WR_LOCAL_INV) {
+			KUNIT_EXPECT_TRUE(test, mr && !in_mr);
+			continue;
+		}
+		if (wr->opcode == IB_WR_REG_MR) {
+			KUNIT_EXPECT_TRUE(test, mr && !in_mr);
+			KUNIT_EXPECT_TRUE(test, wr->access & IB_ACCESS_LOCAL_WRITE);
+			KUNIT_EXPECT_EQ(test, !!(wr->access &
+						 IB_ACCESS_REMOTE_WRITE),
+					iwarp);
+			reg_key = wr->key;
+			in_mr = true;
+			continue;
+		}
+		KUNIT_ASSERT_TRUE(test, rw_is_data_wr(wr->opcode));
+		KUNIT_EXPECT_EQ(test, wr->opcode, data_op);
+		KUNIT_EXPECT_EQ(test, in_mr, mr);
+		KUNIT_EXPECT_LE(test, wr->num_sge, mr ? 1 : per_op);
+		KUNIT_EXPECT_EQ(test, wr->remote_addr, remote);
+		KUNIT_EXPECT_EQ(test, wr->rkey, mock->remote_rkey);
+		if (mr) {
+			KUNIT_EXPECT_EQ(test, wr->sge[0].lkey, reg_key);
+			if (data_op == IB_WR_RDMA_READ_WITH_INV)
+				KUNIT_EXPECT_EQ(test, wr->key, reg_key);
+		}
+		remote += wr->length;
+		in_mr = false;
+		data_wrs++;
+	}
+	KUNIT_EXPECT_EQ(test, data_wrs, ctx->nr_ops);
+	KUNIT_EXPECT_EQ(test, remote - mock->remote_addr - RW_REMOTE_OFF, xfer);
+}
+
+static struct bvec_iter rw_bvec_iter(struct rw_buf *buf, u32 sg_offset)
+{
+	struct bvec_iter iter = { .bi_size = rw_xfer_len(buf, 0) };
+
+	bvec_iter_advance(buf->bvecs, &iter, sg_offset);
+	return iter;
+}
+
+static int rw_init(struct rdma_rw_ctx *ctx, struct ib_mock *mock,
+		   struct rw_buf *buf, u32 sg_offset,
+		   enum dma_data_direction dir, enum rw_api api)
+{
+	u64 remote = mock->remote_addr + RW_REMOTE_OFF;
+
+	if (api == RW_BVEC)
+		return rdma_rw_ctx_init_bvec(ctx, mock->qp, RW_PORT, buf->bvecs,
+					     buf->nents,
+					     rw_bvec_iter(buf, sg_offset),
+					     remote, mock->remote_rkey, dir);
+	return rdma_rw_ctx_init(ctx, mock->qp, RW_PORT, buf->sgl, buf->nents,
+				sg_offset, remote, mock->remote_rkey, dir);
+}
+
+static void rw_destroy(struct rdma_rw_ctx *ctx, struct ib_mock *mock,
+		       struct rw_buf *buf, enum dma_data_direction dir,
+		       enum rw_api api)
+{
+	if (api == RW_BVEC)
+		rdma_rw_ctx_destroy_bvec(ctx, mock->qp, RW_PORT, buf->bvecs,
+					 buf->nents, dir);
+	else
+		rdma_rw_ctx_destroy(ctx, mock->qp, RW_PORT, buf->sgl,
+				    buf->nents, dir);
+}
+
+/*
+ * Whether the I/O must go through MRs: READs on iWARP, and for the
+ * scatterlist API also READs the device prefers to register; bio_vec
+ * READs never register for that preference (their entry count is not a
+ * DMA count).
+ */
+static bool rw_expect_mr(const struct ib_mock_profile *p, u32 nents,
+			 enum dma_data_direction dir, enum rw_api api)
+{
+	if (dir != DMA_FROM_DEVICE)
+		return false;
+	if (p->protocol == RDMA_CORE_CAP_PROT_IWARP)
+		return true;
+	return api == RW_SG && p->max_sgl_rd && nents > p->max_sgl_rd;
+}
+
+/* Init, post, complete and destroy one I/O, and check all of it. */
+static void rw_do_io(struct kunit *test, struct ib_mock *mock,
+		     struct rw_buf *buf, u32 sg_offset,
+		     enum dma_data_direction dir, enum rw_api api)
+{
+	size_t xfer = rw_xfer_len(buf, sg_offset);
+	u32 nents = rw_io_nents(buf, sg_offset);
+	struct rw_done done = { .cqe.done = rw_done };
+	struct rdma_rw_ctx ctx;
+	unsigned int posted;
+	int wqes;
+
+	rw_fill_remote(mock, xfer);
+	wqes = rw_init(&ctx, mock, buf, sg_offset, dir, api);
+	KUNIT_ASSERT_GT(test, wqes, 0);
+
+	ib_mock_clear_log(mock);
+	posted = mock->nr_posted;
+	KUNIT_ASSERT_EQ(test, 0, rdma_rw_ctx_post(&ctx, mock->qp, RW_PORT,
+						  &done.cqe, NULL));
+	KUNIT_EXPECT_EQ(test, mock->nr_posted - posted, wqes);
+	KUNIT_EXPECT_EQ(test, ib_mock_poll(mock), 1);
+	KUNIT_EXPECT_EQ(test, done.calls, 1);
+	KUNIT_EXPECT_EQ(test, done.status, IB_WC_SUCCESS);
+
+	rw_check_chain(test, mock, &ctx, nents, xfer, dir,
+		       rw_expect_mr(mock->profile, nents, dir, api));
+	rw_destroy(&ctx, mock, buf, dir, api);
+	KUNIT_EXPECT_EQ(test, ctx.nr_ops, 0);
+	KUNIT_EXPECT_EQ(test, mock->qp->mrs_used, 0);
+	rw_check_data(test, mock, buf, sg_offset, dir);
+}
+
+static const void *rw_case_gen(const void *prev, char *desc)
+{
+	const struct rw_case *c = prev ? (const struct rw_case *)prev + 1 :
+					 rw_cases;
+
+	if (c == rw_cases + ARRAY_SIZE(rw_cases))
+		return NULL;
+	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "%s %s %s %s",
+		 c->api == RW_BVEC ? "bvec" : "sg", c->profile->name,
+		 c->dir == DMA_TO_DEVICE ? "write" : "read", c->shape->name);
+	return c;
+}
+
+static void rw_test_data(struct kunit *test)
+{
+	const struct rw_case *c = test->param_value;
+	struct ib_mock *mock = ib_mock_create_device(test, c->profile);
+	struct rw_buf *buf = rw_buf_alloc(test, c->shape);
+
+	/* Sized the way ULPs do it, for one I/O of this many pages. */
+	mock->qp = ib_mock_create_qp(mock, rdma_rw_mr_factor(mock->dev, RW_PORT,
+							     c->shape->nents),
+				     0);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(mock->qp));
+	rw_do_io(test, mock, buf, c->shape->sg_offset, c->dir, c->api);
+}
+
+/*
+ * Thousands of I/Os through one MR: each registration must bump the key
+ * and invalidate what the previous one left valid, or the mock refuses.
+ */
+static void rw_test_mr_reuse(struct kunit *test)
+{
+	static const struct rw_shape shape = { "mr", 8, 0, 0, 0 };
+	const struct ib_mock_profile *const profiles[] = {
+		&ib_mock_iwarp, &ib_mock_sgl_rd,
+	};
+	u32 i, n, w;
+
+	for (i = 0; i < ARRAY_SIZE(profiles); i++) {
+		struct ib_mock *mock = ib_mock_create(test, profiles[i], 1, 0);
+		struct rw_buf *buf = rw_buf_alloc(test, &shape);
+		u32 key = 0;
+
+		for (n = 0; n < 2000 && test->status == KUNIT_SUCCESS; n++) {
+			rw_do_io(test, mock, buf, 0, DMA_FROM_DEVICE, RW_SG);
+			/* Every registration gets a key of its own. */
+			for (w = 0; w < mock->nr_log; w++) {
+				if (mock->log[w].opcode != IB_WR_REG_MR)
+					continue;
+				KUNIT_EXPECT_NE(test, mock->log[w].key, key);
+				key = mock->log[w].key;
+			}
+		}
+	}
+}
+
+/* Several contexts of one command go out in one post. */
+static void rw_test_chain(struct kunit *test)
+{
+	static const struct rw_shape shape = { "chain", 3, 0, 0, 0 };
+	struct ib_mock *mock = ib_mock_create(test, &ib_mock_iwarp, RW_CTXS, 0);
+	struct rw_done done = { .cqe.done = rw_done };
+	struct rdma_rw_ctx ctx[3];
+	struct rw_buf *buf[3];
+	struct ib_send_wr *first = NULL;
+	int i, wqes = 0;
+
+	rw_fill_remote(mock, 9 * PAGE_SIZE);
+	for (i = 0; i < 3; i++) {
+		buf[i] = rw_buf_alloc(test, &shape);
+		wqes += rdma_rw_ctx_init(&ctx[i], mock->qp, RW_PORT, buf[i]->sgl,
+					 3, 0, mock->remote_addr +
+					 i * 3 * PAGE_SIZE, mock->remote_rkey,
+					 DMA_FROM_DEVICE);
+	}
+	for (i = 2; i >= 0; i--)
+		first = rdma_rw_ctx_wrs(&ctx[i], mock->qp, RW_PORT,
+					first ? NULL : &done.cqe, first);
+	ib_mock_clear_log(mock);
+	KUNIT_ASSERT_EQ(test, 0, ib_post_send(mock->qp, first, NULL));
+	KUNIT_EXPECT_EQ(test, mock->nr_log, wqes);
+	KUNIT_EXPECT_EQ(test, ib_mock_poll(mock), 1);
+	KUNIT_EXPECT_EQ(test, done.calls, 1);
+	KUNIT_EXPECT_EQ(test, done.status, IB_WC_SUCCESS);
+
+	for (i = 0; i < 3; i++) {
+		u8 *p = page_address(buf[i]->pages[1]);
+
+		KUNIT_EXPECT_EQ(test, p[17],
+				rw_remote_byte((i * 3 + 1) * PAGE_SIZE + 17));
+		rdma_rw_ctx_destroy(&ctx[i], mock->qp, RW_PORT, buf[i]->sgl, 3,
+				    DMA_FROM_DEVICE);
+	}
+	KUNIT_EXPECT_EQ(test, ib_mock_pool_free(mock, &mock->qp->rdma_mrs),
+			RW_CTXS);
+}
+
+/*
+ * With every MR taken, a READ that only prefers MRs (max_sgl_rd) falls
+ * back to SGEs; one that needs them (iWARP) gets -EAGAIN and a context
+ * that a destroy leaves alone.
+ */
+static void rw_test_pool_exhausted(struct kunit *test)
+{
+	static const struct rw_shape shape = { "exhaust", 8, 0, 0, 0 };
+	const struct ib_mock_profile *const profiles[] = {
+		&ib_mock_sgl_rd, &ib_mock_iwarp,
+	};
+	u32 i;
+
+	for (i = 0; i < ARRAY_SIZE(profiles); i++) {
+		struct ib_mock *mock = ib_mock_create(test, profiles[i], 1, 0);
+		struct rw_buf *held = rw_buf_alloc(test, &shape);
+		struct rw_buf *buf = rw_buf_alloc(test, &shape);
+		struct rdma_rw_ctx hold, ctx;
+		int ret;
+
+		ret = rdma_rw_ctx_init(&hold, mock->qp, RW_PORT, held->sgl, 8, 0,
+				       mock->remote_addr, mock->remote_rkey,
+				       DMA_FROM_DEVICE);
+		KUNIT_ASSERT_GT(test, ret, 0);
+		KUNIT_ASSERT_EQ(test, mock->qp->mrs_used, 1);
+
+		ret = rdma_rw_ctx_init(&ctx, mock->qp, RW_PORT, buf->sgl, 8, 0,
+				       mock->remote_addr, mock->remote_rkey,
+				       DMA_FROM_DEVICE);
+		if (profiles[i] == &ib_mock_iwarp) {
+			KUNIT_EXPECT_EQ(test, ret, -EAGAIN);
+			KUNIT_EXPECT_EQ(test, ctx.nr_ops, 0);
+		} else {
+			KUNIT_EXPECT_EQ(test, ret, 1);
+			KUNIT_EXPECT_EQ(test, ctx.nr_ops, 1);
+			KUNIT_EXPECT_EQ(test, ctx.map.wrs[0].wr.num_sge, 8);
+		}
+		rdma_rw_ctx_destroy(&ctx, mock->qp, RW_PORT, buf->sgl, 8,
+				    DMA_FROM_DEVICE);
+		rdma_rw_ctx_destroy(&hold, mock->qp, RW_PORT, held->sgl, 8,
+				    DMA_FROM_DEVICE);
+		KUNIT_EXPECT_EQ(test, mock->qp->mrs_used, 0);
+		KUNIT_EXPECT_EQ(test, ib_mock_pool_free(mock,
+							&mock->qp->rdma_mrs), 1);
+		rw_do_io(test, mock, buf, 0, DMA_FROM_DEVICE, RW_SG);
+	}
+}
+
+/* Bad input: an errno, a context destroy leaves alone, a whole pool. */
+static void rw_test_bad_input(struct kunit *test)
+{
+	static const struct rw_shape shape = { "bad", 3, 0, 0, 0 };
+	struct ib_mock *mock = ib_mock_create(test, &ib_mock_iwarp, RW_CTXS, 0);
+	struct rw_buf *buf = rw_buf_alloc(test, &shape);
+	struct {
+		u32 nents, offset;
+		enum dma_data_direction dir;
+	} bad[] = {
+		{ 0, 0, DMA_FROM_DEVICE },
+		{ 3, 3 * PAGE_SIZE, DMA_FROM_DEVICE },
+		{ 3, 3 * PAGE_SIZE, DMA_TO_DEVICE },
+		{ 3, U32_MAX, DMA_TO_DEVICE },
+		{ 3, 0, DMA_BIDIRECTIONAL },
+		{ 3, 0, DMA_NONE },
+	};
+	struct rdma_rw_ctx ctx;
+	u32 i;
+
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
+		ctx.nr_ops = 42;
+		KUNIT_EXPECT_EQ(test, -EINVAL,
+				rdma_rw_ctx_init(&ctx, mock->qp, RW_PORT,
+						 buf->sgl, bad[i].nents,
+						 bad[i].offset,
+						 mock->remote_addr,
+						 mock->remote_rkey,
+						 bad[i].dir));
+		KUNIT_EXPECT_EQ(test, ctx.nr_ops, 0);
+		rdma_rw_ctx_destroy(&ctx, mock->qp, RW_PORT, buf->sgl, 3,
+				    DMA_FROM_DEVICE);
+	}
+	KUNIT_EXPECT_EQ(test, ib_mock_pool_free(mock, &mock->qp->rdma_mrs),
+			RW_CTXS);
+	rw_do_io(test, mock, buf, 0, DMA_FROM_DEVICE, RW_SG);
+}
+
+/* A QP created without MR pools never gets an MR: -EINVAL, not -EAGAIN. */
+static void rw_test_no_pool(struct kunit *test)
+{
+	static const struct rw_shape shape = { "nopool", 2, 0, 0, 0 };
+	struct ib_mock *mock = ib_mock_create(test, &ib_mock_iwarp, 0, 0);
+	struct rw_buf *buf = rw_buf_alloc(test, &shape);
+	struct rdma_rw_ctx ctx;
+
+	KUNIT_EXPECT_EQ(test, -EINVAL,
+			rdma_rw_ctx_init(&ctx, mock->qp, RW_PORT, buf->sgl, 2,
+					 0, mock->remote_addr,
+					 mock->remote_rkey, DMA_FROM_DEVICE));
+	KUNIT_EXPECT_EQ(test, ctx.nr_ops, 0);
+}
+
+/* A registration that maps short puts the MRs back and fails. */
+static void rw_test_map_short(struct kunit *test)
+{
+	static const struct rw_shape shape = { "short", 9, 0, 0, 0 };
+	struct ib_mock *mock = ib_mock_create(test, &ib_mock_small_mr, RW_CTXS,
+					      0);
+	struct rw_buf *buf = rw_buf_alloc(test, &shape);
+	struct rdma_rw_ctx ctx;
+
+	mock->map_short = 1;
+	KUNIT_EXPECT_EQ(test, -EINVAL,
+			rdma_rw_ctx_init(&ctx, mock->qp, RW_PORT, buf->sgl, 9,
+					 0, mock->remote_addr,
+					 mock->remote_rkey, DMA_FROM_DEVICE));
+	KUNIT_EXPECT_EQ(test, ctx.nr_ops, 0);
+	KUNIT_EXPECT_EQ(test, mock->qp->mrs_used, 0);
+	KUNIT_EXPECT_EQ(test, ib_mock_pool_free(mock, &mock->qp->rdma_mrs),
+			RW_CTXS);
+	mock->map_short = 0;
+	rw_do_io(test, mock, buf, 0, DMA_FROM_DEVICE, RW_SG);
+}
+
+/* ib_post_send()'s error comes back; destroy still returns everything. */
+static void rw_test_post_fails(struct kunit *test)
+{
+	static const struct rw_shape shape = { "postfail", 9, 0, 0, 0 };
+	struct ib_mock *mock = ib_mock_create(test, &ib_mock_small_mr, RW_CTXS,
+					      0);
+	struct rw_buf *buf = rw_buf_alloc(test, &shape);
+	struct rdma_rw_ctx ctx;
+
+	KUNIT_ASSERT_GT(test, rdma_rw_ctx_init(&ctx, mock->qp, RW_PORT,
+					       buf->sgl, 9, 0,
+					       mock->remote_addr,
+					       mock->remote_rkey,
+					       DMA_FROM_DEVICE), 0);
+	mock->fail_post_at = 2;
+	KUNIT_EXPECT_EQ(test, -EINVAL, rdma_rw_ctx_post(&ctx, mock->qp, RW_PORT,
+							NULL, NULL));
+	rdma_rw_ctx_destroy(&ctx, mock->qp, RW_PORT, buf->sgl, 9,
+			    DMA_FROM_DEVICE);
+	KUNIT_EXPECT_EQ(test, mock->qp->mrs_used, 0);
+	KUNIT_EXPECT_EQ(test, ib_mock_pool_free(mock, &mock->qp->rdma_mrs),
+			RW_CTXS);
+}
+
+/* A failed MR allocation fails QP creation and leaves no MR behind. */
+static void rw_test_alloc_mr_fails(struct kunit *test)
+{
+	struct ib_mock *mock = ib_mock_create_device(test, &ib_mock_iwarp);
+
+	mock->fail_alloc_mr = 5;
+	KUNIT_EXPECT_EQ(test, -ENOMEM,
+			PTR_ERR(ib_mock_create_qp(mock, RW_CTXS, 0)));
+	KUNIT_EXPECT_EQ(test, mock->mrs, 0);
+}
+
+/*
+ * The sizing helpers: MR factor and send queue depth, with limits of 0
+ * and counts that would overflow.
+ */
+static void rw_test_sizing(struct kunit *test)
+{
+	struct ib_mock *ib = ib_mock_create_device(test, &ib_mock_ib);
+	struct ib_mock *iw = ib_mock_create_device(test, &ib_mock_iwarp);
+
+	KUNIT_EXPECT_EQ(test, rdma_rw_mr_factor(ib->dev, RW_PORT, 30), 1);
+	KUNIT_EXPECT_EQ(test, rdma_rw_mr_factor(ib->dev, RW_PORT, 31), 2);
+	KUNIT_EXPECT_EQ(test, rdma_rw_mr_factor(ib->dev, RW_PORT, U32_MAX),
+			U32_MAX / 30 + 1);
+	KUNIT_EXPECT_EQ(test, rdma_rw_mr_factor(iw->dev, RW_PORT, 256), 1);
+	KUNIT_EXPECT_EQ(test, rdma_rw_mr_factor(iw->dev, RW_PORT, 257), 2);
+	KUNIT_EXPECT_EQ(test, rdma_rw_mr_factor(iw->dev, RW_PORT, U32_MAX),
+			U32_MAX / 256 + 1);
+
+	KUNIT_EXPECT_EQ(test, rdma_rw_max_send_wr(ib->dev, RW_PORT, 100, 0),
+			100);
+	KUNIT_EXPECT_EQ(test, rdma_rw_max_send_wr(iw->dev, RW_PORT, 100, 0),
+			300);
+	KUNIT_EXPECT_EQ(test, rdma_rw_max_send_wr(ib->dev, RW_PORT, 100,
+						  IB_QP_CREATE_INTEGRITY_EN),
+			300);
+	KUNIT_EXPECT_EQ(test, rdma_rw_max_send_wr(iw->dev, RW_PORT, U32_MAX,
+						  0), UINT_MAX);
+
+	/* ib_create_qp() adds the contexts' WRs to the ULP's own. */
+	KUNIT_ASSERT_FALSE(test, IS_ERR(ib_mock_create_qp(iw, 100, 0)));
+	KUNIT_EXPECT_EQ(test, iw->max_send_wr, 16 + 300);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(ib_mock_create_qp(ib, 100, 0)));
+	KUNIT_EXPECT_EQ(test, ib->max_send_wr, 16 + 100);
+	/* ... capped at max_qp_wr, even where the sum overflows. */
+	iw->fail_alloc_mr = 1;
+	KUNIT_EXPECT_TRUE(test, IS_ERR(ib_mock_create_qp(iw, 0x60000000, 0)));
+	KUNIT_EXPECT_EQ(test, iw->max_send_wr, ib_mock_iwarp.max_qp_wr);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(ib_mock_create_qp(ib, U32_MAX - 8, 0)));
+	KUNIT_EXPECT_EQ(test, ib->max_send_wr, ib_mock_ib.max_qp_wr);
+
+	/* Limits of 0 count as 1 rather than dividing by zero. */
+	ib->dev->attrs.max_sge_rd = 0;
+	KUNIT_EXPECT_EQ(test, rdma_rw_mr_factor(ib->dev, RW_PORT, 7), 7);
+	iw->dev->attrs.max_fast_reg_page_list_len = 0;
+	KUNIT_EXPECT_EQ(test, rdma_rw_mr_factor(iw->dev, RW_PORT, 7), 7);
+}
+
+/*
+ * bio_vec input rw.c must refuse: an errno, a context destroy leaves
+ * alone, nothing taken from the pool, and then an I/O that works.  With
+ * the pool's only MR held, an iWARP READ gets -EAGAIN.
+ */
+static void rw_test_bvec_bad_input(struct kunit *test)
+{
+	static const struct rw_shape shape = { "bvec", 3, 0, 0, 0 };
+	struct ib_mock *mock = ib_mock_create(test, &ib_mock_iwarp, 1, 0);
+	struct rw_buf *buf = rw_buf_alloc(test, &shape);
+	struct {
+		u32 nr_bvec;
+		struct bvec_iter iter;
+		enum dma_data_direction dir;
+		int ret;
+	} bad[] = {
+		{ 0, { .bi_size = 1 }, DMA_FROM_DEVICE, -EINVAL },
+		{ 3, { .bi_size = 0 }, DMA_FROM_DEVICE, -EINVAL },
+		{ 3, { .bi_size = 3 * PAGE_SIZE + 1 }, DMA_FROM_DEVICE, -EINVAL },
+		{ 3, { .bi_size = 3 * PAGE_SIZE + 1 }, DMA_TO_DEVICE, -EINVAL },
+		{ 3, { .bi_size = 1, .bi_idx = 3 }, DMA_TO_DEVICE, -EINVAL },
+		{ 3, { .bi_size = 1, .bi_bvec_done = PAGE_SIZE + 1 },
+		  DMA_TO_DEVICE, -EINVAL },
+		{ 3, { .bi_size = 1 }, DMA_BIDIRECTIONAL, -EINVAL },
+	};
+	struct rdma_rw_ctx ctx, hold;
+	u32 i;
+
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
+		ctx.nr_ops = 42;
+		KUNIT_EXPECT_EQ(test, bad[i].ret,
+				rdma_rw_ctx_init_bvec(&ctx, mock->qp, RW_PORT,
+						      buf->bvecs,
+						      bad[i].nr_bvec,
+						      bad[i].iter,
+						      mock->remote_addr,
+						      mock->remote_rkey,
+						      bad[i].dir));
+		KUNIT_EXPECT_EQ(test, ctx.nr_ops, 0);
+		rdma_rw_ctx_destroy_bvec(&ctx, mock->qp, RW_PORT, buf->bvecs, 3,
+					 bad[i].dir);
+	}
+
+	KUNIT_ASSERT_GT(test, rw_init(&hold, mock, buf, 0, DMA_FROM_DEVICE,
+				      RW_SG), 0);
+	KUNIT_EXPECT_EQ(test, -EAGAIN, rw_init(&ctx, mock, buf, 0,
+					       DMA_FROM_DEVICE, RW_BVEC));
+	KUNIT_EXPECT_EQ(test, ctx.nr_ops, 0);
+	rw_destroy(&hold, mock, buf, DMA_FROM_DEVICE, RW_SG);
+
+	KUNIT_EXPECT_EQ(test, mock->qp->mrs_used, 0);
+	KUNIT_EXPECT_EQ(test, ib_mock_pool_free(mock, &mock->qp->rdma_mrs), 1);
+	rw_do_io(test, mock, buf, 0, DMA_FROM_DEVICE, RW_BVEC);
+}
+
+static void rw_free_order2(void *page)
+{
+	__free_pages(page, 2);
+}
+
+/*
+ * A bio_vec over four contiguous pages is one SGE for SGE devices, and
+ * four page entries of one MR for iWARP.
+ */
+static void rw_test_bvec_multipage(struct kunit *test)
+{
+	const struct ib_mock_profile *const profiles[] = {
+		&ib_mock_ib, &ib_mock_iwarp,
+	};
+	const u32 off = 100, len = 4 * PAGE_SIZE - off - 50;
+	u32 i, j, bad;
+
+	for (i = 0; i < ARRAY_SIZE(profiles); i++) {
+		struct ib_mock *mock = ib_mock_create(test, profiles[i], 1, 0);
+		struct rw_done done = { .cqe.done = rw_done };
+		struct page *pages = alloc_pages(GFP_KERNEL, 2);
+		struct bvec_iter iter = { .bi_size = len };
+		struct rdma_rw_ctx ctx;
+		struct bio_vec bv;
+		u8 *p;
+
+		KUNIT_ASSERT_NOT_NULL(test, pages);
+		KUNIT_ASSERT_EQ(test, 0,
+				kunit_add_action_or_reset(test, rw_free_order2,
+							  pages));
+		p = page_address(pages);
+		memset(p, 0, 4 * PAGE_SIZE);
+		bvec_set_page(&bv, pages, len, off);
+		rw_fill_remote(mock, len);
+
+		KUNIT_ASSERT_GT(test, rdma_rw_ctx_init_bvec(&ctx, mock->qp,
+							    RW_PORT, &bv, 1,
+							    iter,
+							    mock->remote_addr,
+							    mock->remote_rkey,
+							    DMA_FROM_DEVICE),
+				0);
+		KUNIT_EXPECT_EQ(test, ctx.nr_ops, 1);
+		ib_mock_clear_log(mock);
+		KUNIT_ASSERT_EQ(test, 0, rdma_rw_ctx_post(&ctx, mock->qp,
+							  RW_PORT, &done.cqe,
+							  NULL));
+		KUNIT_EXPECT_EQ(test, ib_mock_poll(mock), 1);
+		KUNIT_EXPECT_EQ(test, done.status, IB_WC_SUCCESS);
+		if (profiles[i] == &ib_mock_iwarp) {
+			KUNIT_EXPECT_EQ(test, mock->log[0].opcode,
+					IB_WR_REG_MR);
+			KUNIT_EXPECT_EQ(test, mock->log[0].length, len);
+		} else {
+			KUNIT_EXPECT_EQ(test, mock->log[0].num_sge, 1);
+			KUNIT_EXPECT_EQ(test, mock->log[0].sge[0].length, len);
+		}
+		rdma_rw_ctx_destroy_bvec(&ctx, mock->qp, RW_PORT, &bv, 1,
+					 DMA_FROM_DEVICE);
+		KUNIT_EXPECT_EQ(test, mock->qp->mrs_used, 0);
+
+		for (j = 0, bad = 0; j < 4 * PAGE_SIZE; j++) {
+			bool in = j >= off && j < off + len;
+
+			bad += p[j] != (in ? rw_remote_byte(j - off) : 0);
+		}
+		KUNIT_EXPECT_EQ(test, bad, 0);
+	}
+}
+
+static int rw_suite_init(struct kunit_suite *suite)
+{
+	struct rw_case *c = rw_cases;
+	u32 a, p, s, d;
+
+	for (a = 0; a < 2; a++)
+		for (p = 0; p < ARRAY_SIZE(rw_profiles); p++)
+			for (d = 0; d < 2; d++)
+				for (s = 0; s < ARRAY_SIZE(rw_shapes); s++) {
+					c->api = a ? RW_BVEC : RW_SG;
+					c->profile = rw_profiles[p];
+					c->shape = &rw_shapes[s];
+					c->dir = d ? DMA_FROM_DEVICE :
+						     DMA_TO_DEVICE;
+					c++;
+				}
+	return 0;
+}
+
+static struct kunit_case rw_test_cases[] = {
+	KUNIT_CASE_PARAM(rw_test_data, rw_case_gen),
+	KUNIT_CASE_SLOW(rw_test_mr_reuse),
+	KUNIT_CASE(rw_test_chain),
+	KUNIT_CASE(rw_test_pool_exhausted),
+	KUNIT_CASE(rw_test_bad_input),
+	KUNIT_CASE(rw_test_no_pool),
+	KUNIT_CASE(rw_test_map_short),
+	KUNIT_CASE(rw_test_post_fails),
+	KUNIT_CASE(rw_test_alloc_mr_fails),
+	KUNIT_CASE(rw_test_sizing),
+	KUNIT_CASE(rw_test_bvec_bad_input),
+	KUNIT_CASE(rw_test_bvec_multipage),
+	{}
+};
+
+static struct kunit_suite rw_test_suite = {
+	.name = "ib_core_rw",
+	.suite_init = rw_suite_init,
+	.test_cases = rw_test_cases,
+};
+
+kunit_test_suite(rw_test_suite);
+
+MODULE_DESCRIPTION("KUnit tests for the RDMA R/W context API");
+MODULE_LICENSE("GPL");

@@ -15,7 +15,7 @@ export CCACHE_DIR
 export PATH := /usr/lib/ccache:/usr/bin:$(PATH)
 export BUILD LINUX OBJ_UM SERIES
 
-.PHONY: all setup base apply config build check series clean
+.PHONY: all setup base apply config build check mutate series clean
 
 all: build
 
@@ -37,6 +37,9 @@ build: setup
 
 check: setup
 	@tools/series/check.sh
+
+mutate: setup
+	@tools/series/mutate.sh
 
 series: apply
 	@tools/series/format.sh $(SERIES)

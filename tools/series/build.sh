@@ -4,8 +4,8 @@
 # Kernel builds of the series on ARCH=um, all in one object tree.
 #
 #   build.sh config [force]  generate the .config, unless it is newer
-#                       than its fragments: configs/um-rw-users.config
-#                       plus every .kunitconfig of the series
+#                       than its fragments: configs/*.config plus every
+#                       .kunitconfig of the series
 #   build.sh users      build rw.o, the in-tree users of the API and the
 #                       series' tests (W=1)
 #   build.sh users-fresh  the same, recompiling them all: ccache replays
@@ -19,7 +19,7 @@
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
-fragments=("$here/configs/um-rw-users.config")
+fragments=("$here/configs/um-rw-users.config" "$here/configs/um-debug.config")
 # Only those in the tree: a bisect step may predate some.
 for f in $(awk '$1 == "file" && $2 ~ /\.kunitconfig$/ { print $2 }' \
 		"$here/series"); do

@@ -369,6 +369,14 @@ static bool rw_expect_mr(const struct ib_mock_profile *p, u32 nents,
 	return api == RW_SG && p->max_sgl_rd && nents > p->max_sgl_rd;
 }
 
+/* No MR out, and all @nr of the pool back on its free list. */
+static void rw_expect_pool_whole(struct kunit *test, struct ib_mock *mock,
+				 unsigned int nr)
+{
+	KUNIT_EXPECT_EQ(test, mock->qp->mrs_used, 0);
+	KUNIT_EXPECT_EQ(test, ib_mock_pool_free(mock, &mock->qp->rdma_mrs), nr);
+}
+
 /* Init, post, complete and destroy one I/O, and check all of it. */
 static void rw_do_io(struct kunit *test, struct ib_mock *mock,
 		     struct rw_buf *buf, u32 sg_offset,
@@ -496,8 +504,7 @@ static void rw_test_chain(struct kunit *test)
 		rdma_rw_ctx_destroy(&ctx[i], mock->qp, RW_PORT, buf[i]->sgl, 3,
 				    DMA_FROM_DEVICE);
 	}
-	KUNIT_EXPECT_EQ(test, ib_mock_pool_free(mock, &mock->qp->rdma_mrs),
-			RW_CTXS);
+	rw_expect_pool_whole(test, mock, RW_CTXS);
 }
 
 /*
@@ -541,9 +548,7 @@ static void rw_test_pool_exhausted(struct kunit *test)
 				    DMA_FROM_DEVICE);
 		rdma_rw_ctx_destroy(&hold, mock->qp, RW_PORT, held->sgl, 8,
 				    DMA_FROM_DEVICE);
-		KUNIT_EXPECT_EQ(test, mock->qp->mrs_used, 0);
-		KUNIT_EXPECT_EQ(test, ib_mock_pool_free(mock,
-							&mock->qp->rdma_mrs), 1);
+		rw_expect_pool_whole(test, mock, 1);
 		rw_do_io(test, mock, buf, 0, DMA_FROM_DEVICE, RW_SG);
 	}
 }
@@ -581,8 +586,7 @@ static void rw_test_bad_input(struct kunit *test)
 		rdma_rw_ctx_destroy(&ctx, mock->qp, RW_PORT, buf->sgl, 3,
 				    DMA_FROM_DEVICE);
 	}
-	KUNIT_EXPECT_EQ(test, ib_mock_pool_free(mock, &mock->qp->rdma_mrs),
-			RW_CTXS);
+	rw_expect_pool_whole(test, mock, RW_CTXS);
 	rw_do_io(test, mock, buf, 0, DMA_FROM_DEVICE, RW_SG);
 }
 
@@ -595,9 +599,7 @@ static void rw_test_no_pool(struct kunit *test)
 	struct rdma_rw_ctx ctx;
 
 	KUNIT_EXPECT_EQ(test, -EINVAL,
-			rdma_rw_ctx_init(&ctx, mock->qp, RW_PORT, buf->sgl, 2,
-					 0, mock->remote_addr,
-					 mock->remote_rkey, DMA_FROM_DEVICE));
+			rw_init(&ctx, mock, buf, 0, DMA_FROM_DEVICE, RW_SG));
 	KUNIT_EXPECT_EQ(test, ctx.nr_ops, 0);
 }
 
@@ -612,13 +614,9 @@ static void rw_test_map_short(struct kunit *test)
 
 	mock->map_short = 1;
 	KUNIT_EXPECT_EQ(test, -EINVAL,
-			rdma_rw_ctx_init(&ctx, mock->qp, RW_PORT, buf->sgl, 9,
-					 0, mock->remote_addr,
-					 mock->remote_rkey, DMA_FROM_DEVICE));
+			rw_init(&ctx, mock, buf, 0, DMA_FROM_DEVICE, RW_SG));
 	KUNIT_EXPECT_EQ(test, ctx.nr_ops, 0);
-	KUNIT_EXPECT_EQ(test, mock->qp->mrs_used, 0);
-	KUNIT_EXPECT_EQ(test, ib_mock_pool_free(mock, &mock->qp->rdma_mrs),
-			RW_CTXS);
+	rw_expect_pool_whole(test, mock, RW_CTXS);
 	mock->map_short = 0;
 	rw_do_io(test, mock, buf, 0, DMA_FROM_DEVICE, RW_SG);
 }
@@ -632,19 +630,13 @@ static void rw_test_post_fails(struct kunit *test)
 	struct rw_buf *buf = rw_buf_alloc(test, &shape);
 	struct rdma_rw_ctx ctx;
 
-	KUNIT_ASSERT_GT(test, rdma_rw_ctx_init(&ctx, mock->qp, RW_PORT,
-					       buf->sgl, 9, 0,
-					       mock->remote_addr,
-					       mock->remote_rkey,
-					       DMA_FROM_DEVICE), 0);
+	KUNIT_ASSERT_GT(test, rw_init(&ctx, mock, buf, 0, DMA_FROM_DEVICE,
+				      RW_SG), 0);
 	mock->fail_post_at = 2;
 	KUNIT_EXPECT_EQ(test, -EINVAL, rdma_rw_ctx_post(&ctx, mock->qp, RW_PORT,
 							NULL, NULL));
-	rdma_rw_ctx_destroy(&ctx, mock->qp, RW_PORT, buf->sgl, 9,
-			    DMA_FROM_DEVICE);
-	KUNIT_EXPECT_EQ(test, mock->qp->mrs_used, 0);
-	KUNIT_EXPECT_EQ(test, ib_mock_pool_free(mock, &mock->qp->rdma_mrs),
-			RW_CTXS);
+	rw_destroy(&ctx, mock, buf, DMA_FROM_DEVICE, RW_SG);
+	rw_expect_pool_whole(test, mock, RW_CTXS);
 }
 
 /* A failed MR allocation fails QP creation and leaves no MR behind. */
@@ -755,8 +747,7 @@ static void rw_test_bvec_bad_input(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ctx.nr_ops, 0);
 	rw_destroy(&hold, mock, buf, DMA_FROM_DEVICE, RW_SG);
 
-	KUNIT_EXPECT_EQ(test, mock->qp->mrs_used, 0);
-	KUNIT_EXPECT_EQ(test, ib_mock_pool_free(mock, &mock->qp->rdma_mrs), 1);
+	rw_expect_pool_whole(test, mock, 1);
 	rw_do_io(test, mock, buf, 0, DMA_FROM_DEVICE, RW_BVEC);
 }
 

@@ -23,3 +23,4 @@ bvec-mr-by-segment: s/rdma_rw_bvec_count\(bvecs, nr_bvec, iter, true, &nr_pages\
 bvec-mr-for-sgl-rd: s/if \(rdma_rw_mr_required\(qp->device, port_num, dir\)\)\n\t\tret = rdma_rw_init_mr_bvec/if (rdma_rw_io_needs_mr(qp->device, port_num, dir, nr_bvec))\n\t\tret = rdma_rw_init_mr_bvec/
 bvec-iter-unbounded: s/\t\tif \(iter->bi_idx >= nr_bvec\)\n\t\t\treturn -EINVAL;\n//
 bvec-context-untagged: s/ctx->bvec = ret >= 0;/ctx->bvec = false;/
+map-errno-squashed: s/return ret < 0 \? ret : -EINVAL;/return -EINVAL;/

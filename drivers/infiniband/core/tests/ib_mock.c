@@ -379,6 +379,8 @@ static int mock_map_mr_sg(struct ib_mr *ibmr, struct scatterlist *sg,
 {
 	struct ib_mock *mock = to_mdev(ibmr->device)->mock;
 
+	if (mock->map_error)
+		return mock->map_error;
 	if (mock->map_short) {
 		if (sg_nents <= mock->map_short)
 			return 0;
@@ -445,7 +447,7 @@ static enum ib_wc_status mock_rdma(struct ib_qp *ibqp,
 		const struct ib_sge *sge = &wr->wr.sg_list[i];
 		u32 done, len;
 
-		if (access & IB_ACCESS_REMOTE_WRITE &&
+		if ((access & IB_ACCESS_REMOTE_WRITE) &&
 		    sge->lkey == MOCK_LOCAL_DMA_LKEY)
 			return IB_WC_LOC_PROT_ERR;
 		for (done = 0; done < sge->length; done += len) {

@@ -92,6 +92,7 @@ struct ib_mock_wr {
  * @nr_posted:	work requests posted since the mock was created
  * @fail_alloc_mr: fail the Nth alloc_mr from now (1 = the next), or 0
  * @map_short:	map_mr_sg maps this many entries fewer than it could
+ * @map_error:	map_mr_sg fails with this errno, or 0
  * @fail_post_at: refuse the Nth work request posted from now, or 0
  * @mrs:	MRs allocated and not yet freed
  * @max_send_wr: send queue depth of the last QP created, as the driver saw it
@@ -116,6 +117,7 @@ struct ib_mock {
 
 	unsigned int fail_alloc_mr;
 	unsigned int map_short;
+	int map_error;
 	unsigned int fail_post_at;
 	int mrs;
 	u32 max_send_wr;

@@ -621,6 +621,22 @@ static void rw_test_map_short(struct kunit *test)
 	rw_do_io(test, mock, buf, 0, DMA_FROM_DEVICE, RW_SG);
 }
 
+/* The device's own mapping error reaches the ULP unchanged. */
+static void rw_test_map_error(struct kunit *test)
+{
+	static const struct rw_shape shape = { "maperr", 9, 0, 0, 0 };
+	struct ib_mock *mock = ib_mock_create(test, &ib_mock_small_mr, RW_CTXS,
+					      0);
+	struct rw_buf *buf = rw_buf_alloc(test, &shape);
+	struct rdma_rw_ctx ctx;
+
+	mock->map_error = -EIO;
+	KUNIT_EXPECT_EQ(test, -EIO,
+			rw_init(&ctx, mock, buf, 0, DMA_FROM_DEVICE, RW_SG));
+	KUNIT_EXPECT_EQ(test, ctx.nr_ops, 0);
+	rw_expect_pool_whole(test, mock, RW_CTXS);
+}
+
 /* ib_post_send()'s error comes back; destroy still returns everything. */
 static void rw_test_post_fails(struct kunit *test)
 {
@@ -848,6 +864,7 @@ static struct kunit_case rw_test_cases[] = {
 	KUNIT_CASE(rw_test_bad_input),
 	KUNIT_CASE(rw_test_no_pool),
 	KUNIT_CASE(rw_test_map_short),
+	KUNIT_CASE(rw_test_map_error),
 	KUNIT_CASE(rw_test_post_fails),
 	KUNIT_CASE(rw_test_alloc_mr_fails),
 	KUNIT_CASE(rw_test_sizing),

@@ -1,8 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-only
 #
-# Mutation testing: apply each deliberate bug of mutants/<file> to that
-# file in the patched tree, run the KUnit suites, and report whether a
+# Mutation testing: apply each deliberate bug of mutants/<file>.list to
+# that file of the series in the patched tree, run the KUnit suites, and report whether a
 # test caught it.  Ends with "N passed, N failed", where a mutant that
 # survives (all tests pass) or does not apply counts as failed.
 #
@@ -28,9 +28,9 @@ if [ -z "$result" ] || [ "${result#* }" != 0 ]; then
 	exit 1
 fi
 
-for list in "$here"/mutants/*; do
+for list in "$here"/mutants/*.list; do
 	file=$(awk '$1 == "file" { print $2 }' "$here/series" |
-		grep "/$(basename "$list")\$")
+		grep "/$(basename "$list" .list)\$")
 	src=$LINUX/$file
 	while IFS= read -r line; do
 		[[ -z $line || $line == \#* ]] && continue

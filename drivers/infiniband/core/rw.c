@@ -163,9 +163,9 @@ static struct ib_send_wr *rdma_rw_reg_first_wr(struct rdma_rw_reg_ctx *reg)
  * in) with an MR from the pool and point @reg's SGE at it.  Returns the WQE
  * count; on error the MR is back in the pool.
  */
-static int rdma_rw_init_one_mr(struct ib_qp *qp, u32 port_num,
-			       struct rdma_rw_reg_ctx *reg,
-			       struct scatterlist *sg, u32 nents, u32 offset)
+static int rdma_rw_map_one_mr(struct ib_qp *qp, u32 port_num,
+			      struct rdma_rw_reg_ctx *reg,
+			      struct scatterlist *sg, u32 nents, u32 offset)
 {
 	struct ib_mr *mr = ib_mr_pool_get(qp, &qp->rdma_mrs);
 	int ret;
@@ -187,10 +187,10 @@ static int rdma_rw_init_one_mr(struct ib_qp *qp, u32 port_num,
 	return rdma_rw_take_mr(reg, mr) + 1;
 }
 
-static int rdma_rw_init_mr_wrs(struct rdma_rw_ctx *ctx, struct ib_qp *qp,
-			       u32 port_num, struct scatterlist *sg,
-			       u32 sg_cnt, u32 offset, u64 remote_addr,
-			       u32 rkey, enum dma_data_direction dir)
+static int rdma_rw_build_mr_wrs(struct rdma_rw_ctx *ctx, struct ib_qp *qp,
+				u32 port_num, struct scatterlist *sg,
+				u32 sg_cnt, u32 offset, u64 remote_addr,
+				u32 rkey, enum dma_data_direction dir)
 {
 	u32 pages_per_mr = rdma_rw_fr_page_list_len(qp->device,
 						    qp->integrity_en);
@@ -208,8 +208,8 @@ static int rdma_rw_init_mr_wrs(struct rdma_rw_ctx *ctx, struct ib_qp *qp,
 	for (i = 0; i < nr_ops; i++) {
 		u32 nents = min(sg_cnt, pages_per_mr);
 
-		ret = rdma_rw_init_one_mr(qp, port_num, &reg[i], sg, nents,
-					  offset);
+		ret = rdma_rw_map_one_mr(qp, port_num, &reg[i], sg, nents,
+					 offset);
 		if (ret < 0)
 			goto out_put_mrs;
 		count += ret + 1;
@@ -245,10 +245,10 @@ out_put_mrs:
  * Spread @nr_sge SGEs over RDMA READ/WRITEs of at most max_sge each.  On
  * success the context owns @sges.
  */
-static int rdma_rw_init_map_wrs(struct rdma_rw_ctx *ctx, struct ib_qp *qp,
-				struct ib_sge *sges, u32 nr_sge,
-				u64 remote_addr, u32 rkey,
-				enum dma_data_direction dir)
+static int rdma_rw_build_sge_wrs(struct rdma_rw_ctx *ctx, struct ib_qp *qp,
+				 struct ib_sge *sges, u32 nr_sge,
+				 u64 remote_addr, u32 rkey,
+				 enum dma_data_direction dir)
 {
 	u32 max_sge = rdma_rw_max_sge(qp, dir);
 	u32 nr_ops = rdma_rw_div_up(nr_sge, max_sge);
@@ -312,8 +312,8 @@ static int rdma_rw_init_sg_wrs(struct rdma_rw_ctx *ctx, struct ib_qp *qp,
 	int ret;
 
 	if (rdma_rw_io_needs_mr(qp->device, port_num, dir, nents)) {
-		ret = rdma_rw_init_mr_wrs(ctx, qp, port_num, sg, nents, offset,
-					  remote_addr, rkey, dir);
+		ret = rdma_rw_build_mr_wrs(ctx, qp, port_num, sg, nents, offset,
+					   remote_addr, rkey, dir);
 		if (ret != -EAGAIN)
 			return ret;
 		if (rdma_rw_mr_required(qp->device, port_num, dir))
@@ -330,8 +330,8 @@ static int rdma_rw_init_sg_wrs(struct rdma_rw_ctx *ctx, struct ib_qp *qp,
 	if (!sges)
 		return -ENOMEM;
 	rdma_rw_sg_to_sges(qp, sg, nents, offset, sges);
-	ret = rdma_rw_init_map_wrs(ctx, qp, sges, nents, remote_addr, rkey,
-				   dir);
+	ret = rdma_rw_build_sge_wrs(ctx, qp, sges, nents, remote_addr, rkey,
+				    dir);
 	if (ret < 0)
 		kfree(sges);
 	return ret;
@@ -527,8 +527,8 @@ static int rdma_rw_init_sge_bvec(struct rdma_rw_ctx *ctx, struct ib_qp *qp,
 				    dir);
 	if (ret)
 		goto out_free;
-	ret = rdma_rw_init_map_wrs(ctx, qp, sges, nr_sge, remote_addr, rkey,
-				   dir);
+	ret = rdma_rw_build_sge_wrs(ctx, qp, sges, nr_sge, remote_addr, rkey,
+				    dir);
 	if (ret < 0)
 		goto out_unmap;
 	return ret;
@@ -572,8 +572,8 @@ static int rdma_rw_init_mr_bvec(struct rdma_rw_ctx *ctx, struct ib_qp *qp,
 	if (ret)
 		goto out_free;
 
-	ret = rdma_rw_init_mr_wrs(ctx, qp, port_num, sgt.sgl, sgt.nents, 0,
-				  remote_addr, rkey, dir);
+	ret = rdma_rw_build_mr_wrs(ctx, qp, port_num, sgt.sgl, sgt.nents, 0,
+				   remote_addr, rkey, dir);
 	if (ret == -EAGAIN)
 		ret = rdma_rw_no_mr(qp, &qp->rdma_mrs);
 	if (ret < 0)

@@ -10,8 +10,11 @@ here=$(cd "$(dirname "$0")" && pwd)
 out=$1
 
 rm -rf "$out"
-git -C "$LINUX" format-patch -q --cover-letter --base=base -o "$out" \
-	base..series
+# The cover letter is from whoever signed the patches.
+name=$(git -C "$LINUX" log -1 --format=%an series)
+email=$(git -C "$LINUX" log -1 --format=%ae series)
+git -C "$LINUX" -c user.name="$name" -c user.email="$email" \
+	format-patch -q --cover-letter --base=base -o "$out" base..series
 cover=$(ls "$out"/0000-cover-letter.patch)
 subject=$(head -n 1 "$here/cover-letter.txt")
 python3 - "$cover" "$here/cover-letter.txt" <<'PY'

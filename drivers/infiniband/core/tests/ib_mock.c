@@ -876,13 +876,11 @@ EXPORT_SYMBOL_GPL(ib_mock_clear_log);
  */
 unsigned int ib_mock_pool_free(struct ib_mock *mock, struct list_head *pool)
 {
-	unsigned int n = 0;
 	unsigned long flags;
-	struct list_head *pos;
+	unsigned int n;
 
 	spin_lock_irqsave(&mock->qp->mr_lock, flags);
-	list_for_each(pos, pool)
-		n++;
+	n = list_count_nodes(pool);
 	spin_unlock_irqrestore(&mock->qp->mr_lock, flags);
 	return n;
 }

@@ -603,38 +603,39 @@ static void rw_test_no_pool(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ctx.nr_ops, 0);
 }
 
-/* A registration that maps short puts the MRs back and fails. */
-static void rw_test_map_short(struct kunit *test)
+/*
+ * A registration that maps short fails with -EINVAL, one the device
+ * refuses with the device's errno; either way the MRs go back.
+ */
+static void rw_test_map_fails(struct kunit *test)
 {
-	static const struct rw_shape shape = { "short", 9, 0, 0, 0 };
+	static const struct rw_shape shape = { "mapfail", 9, 0, 0, 0 };
 	struct ib_mock *mock = ib_mock_create(test, &ib_mock_small_mr, RW_CTXS,
 					      0);
 	struct rw_buf *buf = rw_buf_alloc(test, &shape);
+	const struct {
+		unsigned int map_short;
+		int map_error;
+		int ret;
+	} faults[] = {
+		{ 1, 0, -EINVAL },
+		{ 0, -EIO, -EIO },
+	};
 	struct rdma_rw_ctx ctx;
+	u32 i;
 
-	mock->map_short = 1;
-	KUNIT_EXPECT_EQ(test, -EINVAL,
-			rw_init(&ctx, mock, buf, 0, DMA_FROM_DEVICE, RW_SG));
-	KUNIT_EXPECT_EQ(test, ctx.nr_ops, 0);
-	rw_expect_pool_whole(test, mock, RW_CTXS);
+	for (i = 0; i < ARRAY_SIZE(faults); i++) {
+		mock->map_short = faults[i].map_short;
+		mock->map_error = faults[i].map_error;
+		KUNIT_EXPECT_EQ(test, faults[i].ret,
+				rw_init(&ctx, mock, buf, 0, DMA_FROM_DEVICE,
+					RW_SG));
+		KUNIT_EXPECT_EQ(test, ctx.nr_ops, 0);
+		rw_expect_pool_whole(test, mock, RW_CTXS);
+	}
 	mock->map_short = 0;
+	mock->map_error = 0;
 	rw_do_io(test, mock, buf, 0, DMA_FROM_DEVICE, RW_SG);
-}
-
-/* The device's own mapping error reaches the ULP unchanged. */
-static void rw_test_map_error(struct kunit *test)
-{
-	static const struct rw_shape shape = { "maperr", 9, 0, 0, 0 };
-	struct ib_mock *mock = ib_mock_create(test, &ib_mock_small_mr, RW_CTXS,
-					      0);
-	struct rw_buf *buf = rw_buf_alloc(test, &shape);
-	struct rdma_rw_ctx ctx;
-
-	mock->map_error = -EIO;
-	KUNIT_EXPECT_EQ(test, -EIO,
-			rw_init(&ctx, mock, buf, 0, DMA_FROM_DEVICE, RW_SG));
-	KUNIT_EXPECT_EQ(test, ctx.nr_ops, 0);
-	rw_expect_pool_whole(test, mock, RW_CTXS);
 }
 
 /* ib_post_send()'s error comes back; destroy still returns everything. */
@@ -863,8 +864,7 @@ static struct kunit_case rw_test_cases[] = {
 	KUNIT_CASE(rw_test_pool_exhausted),
 	KUNIT_CASE(rw_test_bad_input),
 	KUNIT_CASE(rw_test_no_pool),
-	KUNIT_CASE(rw_test_map_short),
-	KUNIT_CASE(rw_test_map_error),
+	KUNIT_CASE(rw_test_map_fails),
 	KUNIT_CASE(rw_test_post_fails),
 	KUNIT_CASE(rw_test_alloc_mr_fails),
 	KUNIT_CASE(rw_test_sizing),

@@ -20,12 +20,15 @@
  * are an optimisation for READs on devices that report max_sgl_rd, and only
  * there may an exhausted MR pool fall back to SGEs.
  */
+#include <kunit/visibility.h>
 #include <linux/moduleparam.h>
 #include <linux/overflow.h>
 #include <linux/sizes.h>
 #include <linux/slab.h>
 #include <rdma/mr_pool.h>
 #include <rdma/rw.h>
+
+#include "rw_priv.h"
 
 enum {
 	RDMA_RW_SINGLE_WR,
@@ -37,7 +40,9 @@ enum {
 /* Upper bound of one MR, so that per-QP MR pools stay small. */
 #define RDMA_RW_MAX_PAGES_PER_MR	256U
 
-static bool rdma_rw_force_mr;
+/* The KUnit tests turn it on around the cases that cover it. */
+VISIBLE_IF_KUNIT bool rdma_rw_force_mr;
+EXPORT_SYMBOL_IF_KUNIT(rdma_rw_force_mr);
 module_param_named(force_mr, rdma_rw_force_mr, bool, 0);
 MODULE_PARM_DESC(force_mr,
 		 "Register memory for every RDMA READ/WRITE (testing aid)");

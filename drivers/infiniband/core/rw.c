@@ -197,8 +197,7 @@ static int rdma_rw_build_mr_wrs(struct rdma_rw_ctx *ctx, struct ib_qp *qp,
 				u32 sg_cnt, u32 offset, u64 remote_addr,
 				u32 rkey, enum dma_data_direction dir)
 {
-	u32 pages_per_mr = rdma_rw_fr_page_list_len(qp->device,
-						    qp->integrity_en);
+	u32 pages_per_mr = rdma_rw_fr_page_list_len(qp->device, false);
 	u32 nr_ops = rdma_rw_div_up(sg_cnt, pages_per_mr);
 	bool read_inv = dir == DMA_FROM_DEVICE &&
 			rdma_cap_read_inv(qp->device, port_num);
@@ -1071,6 +1070,8 @@ void rdma_rw_init_qp(struct ib_device *dev, struct ib_qp_init_attr *attr)
  *
  * Called by ib_create_qp(): one MR per context where the device may need
  * them, and as many integrity MRs on a QP with %IB_QP_CREATE_INTEGRITY_EN.
+ * Plain MRs are as long as plain registrations go even on an integrity
+ * QP, as rdma_rw_mr_factor() counts them.
  *
  * Return: 0, or the error of the MR allocation; nothing is left allocated.
  */
@@ -1078,20 +1079,19 @@ int rdma_rw_init_mrs(struct ib_qp *qp, struct ib_qp_init_attr *attr)
 {
 	bool pi = attr->create_flags & IB_QP_CREATE_INTEGRITY_EN;
 	u32 nr_mrs = attr->cap.max_rdma_ctxs;
-	u32 max_num_sg = rdma_rw_fr_page_list_len(qp->device, pi);
+	u32 pi_sg = rdma_rw_fr_page_list_len(qp->device, true);
 	int ret;
 
 	if (!pi && !rdma_rw_can_use_mr(qp->device, attr->port_num))
 		return 0;
 
 	ret = ib_mr_pool_init(qp, &qp->rdma_mrs, nr_mrs, IB_MR_TYPE_MEM_REG,
-			      max_num_sg, 0);
+			      rdma_rw_fr_page_list_len(qp->device, false), 0);
 	if (ret)
 		goto out_err;
 	if (pi) {
 		ret = ib_mr_pool_init(qp, &qp->sig_mrs, nr_mrs,
-				      IB_MR_TYPE_INTEGRITY, max_num_sg,
-				      max_num_sg);
+				      IB_MR_TYPE_INTEGRITY, pi_sg, pi_sg);
 		if (ret) {
 			ib_mr_pool_destroy(qp, &qp->rdma_mrs);
 			goto out_err;

@@ -11,6 +11,13 @@
  * right, registering a valid MR, more SGEs than the device takes) is
  * refused here too: at post time for malformed requests, as an error
  * completion otherwise, after which the QP flushes everything behind it.
+ *
+ * A profile with integrity support adds integrity MRs: REG_MR_INTEGRITY
+ * registers data and PI pages with signature attributes, and an RDMA READ
+ * or WRITE through the MR's key runs the data through the software T10-PI
+ * engine of ib_mock_pi.c, which inserts, checks or strips PI as the
+ * attributes say.  A PI error, as on hardware, does not fail the work
+ * request: ib_check_mr_status() reports it.
  */
 #include <kunit/resource.h>
 #include <linux/netdevice.h>
@@ -20,6 +27,7 @@
 #include <rdma/ib_verbs.h>
 
 #include "ib_mock.h"
+#include "ib_mock_pi.h"
 
 #define MOCK_LOCAL_DMA_LKEY	0
 #define MOCK_REMOTE_ADDR	0x5eed00000000ULL
@@ -81,16 +89,31 @@ const struct ib_mock_profile ib_mock_small_mr = {
 };
 EXPORT_SYMBOL_GPL(ib_mock_small_mr);
 
+/* InfiniBand with signature offload: integrity MRs of 16 pages. */
+const struct ib_mock_profile ib_mock_pi = {
+	.name = "pi", .protocol = RDMA_CORE_CAP_PROT_IB,
+	.max_send_sge = 30, .max_sge_rd = 30, .max_fr_pages = 512,
+	.max_pi_fr_pages = 16, .max_mr_size = SZ_1G, .max_qp_wr = 16384,
+};
+EXPORT_SYMBOL_GPL(ib_mock_pi);
+
 enum mock_mr_state {
 	MOCK_MR_FREE,
 	MOCK_MR_VALID,
 	MOCK_MR_INVALID,
 };
 
+/*
+ * @pi_data, @pi_prot and @pi_wire hold one integrity transfer while the
+ * T10-PI engine runs, as big as the largest an integrity MR maps.
+ */
 struct mock_dev {
 	struct ib_device ibdev;
 	struct ib_mock *mock;
 	struct xarray mrs;
+	u8 *pi_data;
+	u8 *pi_prot;
+	u8 *pi_wire;
 };
 
 struct mock_pd {
@@ -112,8 +135,24 @@ struct mock_qp {
 };
 
 /*
+ * Where an integrity MR's data and PI are: its first @nr_data pages hold
+ * the data, from @data_off in the first, and the PI pages follow.
+ */
+struct mock_pi_map {
+	u32 nr_data;
+	u32 data_off;
+	u32 prot_off;
+	u64 data_len;
+	u64 prot_len;
+};
+
+/*
  * @pages is what map_mr_sg() staged for the next registration; REG_MR
  * copies it to @reg_pages, with the rest of the registration in force.
+ * Integrity MRs stage @pi likewise, and registration fixes @reg_pi and the
+ * signature attributes; @sig_err holds the first PI error until
+ * ib_check_mr_status() reports it, and @sig_checked says whether it was
+ * called since the last registration.
  */
 struct mock_mr {
 	struct ib_mr ibmr;
@@ -127,6 +166,15 @@ struct mock_mr {
 	u64 iova;
 	u64 length;
 	u32 page_size;
+
+	bool integrity;
+	u32 max_data;
+	struct mock_pi_map pi;
+	struct mock_pi_map reg_pi;
+	struct ib_sig_attrs reg_sig;
+	struct ib_sig_err sig_err;
+	bool sig_err_exists;
+	bool sig_checked;
 };
 
 static struct mock_dev *to_mdev(struct ib_device *ibdev)
@@ -175,6 +223,15 @@ static int mock_query_device(struct ib_device *ibdev,
 	attr->max_fast_reg_page_list_len = p->max_fr_pages;
 	attr->device_cap_flags = IB_DEVICE_MEM_MGT_EXTENSIONS;
 	attr->kernel_cap_flags = IBK_LOCAL_DMA_LKEY;
+	if (p->max_pi_fr_pages) {
+		attr->kernel_cap_flags |= IBK_INTEGRITY_HANDOVER;
+		attr->max_pi_fast_reg_page_list_len = p->max_pi_fr_pages;
+		attr->sig_prot_cap = IB_PROT_T10DIF_TYPE_1 |
+				     IB_PROT_T10DIF_TYPE_2 |
+				     IB_PROT_T10DIF_TYPE_3;
+		attr->sig_guard_cap = IB_GUARD_T10DIF_CRC |
+				      IB_GUARD_T10DIF_CSUM;
+	}
 	return 0;
 }
 
@@ -274,6 +331,10 @@ static int mock_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *attr,
 	if (attr->qp_type != IB_QPT_RC || attr->cap.max_send_wr > p->max_qp_wr ||
 	    attr->cap.max_send_sge > p->max_send_sge)
 		return -EINVAL;
+	if (attr->create_flags & ~IB_QP_CREATE_INTEGRITY_EN ||
+	    (attr->create_flags & IB_QP_CREATE_INTEGRITY_EN &&
+	     !p->max_pi_fr_pages))
+		return -EOPNOTSUPP;
 	to_mqp(ibqp)->max_send_sge = attr->cap.max_send_sge;
 	qp_mock(ibqp)->max_send_wr = attr->cap.max_send_wr;
 	return 0;
@@ -310,26 +371,21 @@ static struct ib_mr *mock_reg_user_mr(struct ib_pd *pd, u64 start, u64 length,
 	return ERR_PTR(-EOPNOTSUPP);
 }
 
-static struct ib_mr *mock_alloc_mr(struct ib_pd *pd, enum ib_mr_type type,
-				   u32 max_num_sg)
+/* An MR for @max_pages pages, with a key of its own. */
+static struct mock_mr *mock_new_mr(struct mock_dev *mdev, u32 max_pages)
 {
-	struct mock_dev *mdev = to_mdev(pd->device);
-	struct ib_mock *mock = mdev->mock;
 	struct mock_mr *mr;
 	u32 index;
 	int ret;
 
-	if (mock->fail_alloc_mr && !--mock->fail_alloc_mr)
+	if (mdev->mock->fail_alloc_mr && !--mdev->mock->fail_alloc_mr)
 		return ERR_PTR(-ENOMEM);
-	if (type != IB_MR_TYPE_MEM_REG || !max_num_sg ||
-	    max_num_sg > mock->profile->max_fr_pages)
-		return ERR_PTR(-EINVAL);
 
 	mr = kzalloc(sizeof(*mr), GFP_KERNEL);
 	if (!mr)
 		return ERR_PTR(-ENOMEM);
-	mr->pages = kcalloc(max_num_sg, sizeof(u64), GFP_KERNEL);
-	mr->reg_pages = kcalloc(max_num_sg, sizeof(u64), GFP_KERNEL);
+	mr->pages = kcalloc(max_pages, sizeof(u64), GFP_KERNEL);
+	mr->reg_pages = kcalloc(max_pages, sizeof(u64), GFP_KERNEL);
 	ret = -ENOMEM;
 	if (!mr->pages || !mr->reg_pages)
 		goto err_free;
@@ -338,17 +394,50 @@ static struct ib_mr *mock_alloc_mr(struct ib_pd *pd, enum ib_mr_type type,
 	if (ret)
 		goto err_free;
 
-	mr->max_pages = max_num_sg;
+	mr->max_pages = max_pages;
 	mr->ibmr.lkey = index << 8;
 	mr->ibmr.rkey = index << 8;
-	mock->mrs++;
-	return &mr->ibmr;
+	mdev->mock->mrs++;
+	return mr;
 
 err_free:
 	kfree(mr->reg_pages);
 	kfree(mr->pages);
 	kfree(mr);
 	return ERR_PTR(ret);
+}
+
+static struct ib_mr *mock_alloc_mr(struct ib_pd *pd, enum ib_mr_type type,
+				   u32 max_num_sg)
+{
+	struct mock_dev *mdev = to_mdev(pd->device);
+	struct mock_mr *mr;
+
+	if (type != IB_MR_TYPE_MEM_REG || !max_num_sg ||
+	    max_num_sg > mdev->mock->profile->max_fr_pages)
+		return ERR_PTR(-EINVAL);
+	mr = mock_new_mr(mdev, max_num_sg);
+	return IS_ERR(mr) ? ERR_CAST(mr) : &mr->ibmr;
+}
+
+static struct ib_mr *mock_alloc_mr_integrity(struct ib_pd *pd,
+					     u32 max_num_data_sg,
+					     u32 max_num_meta_sg)
+{
+	struct mock_dev *mdev = to_mdev(pd->device);
+	u32 max = mdev->mock->profile->max_pi_fr_pages;
+	struct mock_mr *mr;
+
+	if (!max_num_data_sg || max_num_data_sg > max ||
+	    max_num_meta_sg > max)
+		return ERR_PTR(-EINVAL);
+	mr = mock_new_mr(mdev, max_num_data_sg + max_num_meta_sg);
+	if (IS_ERR(mr))
+		return ERR_CAST(mr);
+	mr->integrity = true;
+	mr->max_data = max_num_data_sg;
+	mr->sig_checked = true;
+	return &mr->ibmr;
 }
 
 static int mock_dereg_mr(struct ib_mr *ibmr, struct ib_udata *udata)
@@ -390,6 +479,96 @@ static int mock_map_mr_sg(struct ib_mr *ibmr, struct scatterlist *sg,
 	return ib_sg_to_pages(ibmr, sg, sg_nents, sg_offset, mock_set_page);
 }
 
+/*
+ * Append the pages of @sg to the MR, up to @max in all, and return the
+ * offset of its first byte in the first of them, or -EINVAL if they do not
+ * fit or do not make one page list.
+ */
+static int mock_map_pi_list(struct mock_mr *mr, u32 max,
+			    struct scatterlist *sg, int nents,
+			    unsigned int *sg_offset, u64 *len)
+{
+	u32 first = mr->npages;
+
+	mr->max_pages = max;
+	if (ib_sg_to_pages(&mr->ibmr, sg, nents, sg_offset,
+			   mock_set_page) != nents)
+		return -EINVAL;
+	*len = mr->ibmr.length;
+	return mr->ibmr.iova - mr->pages[first];
+}
+
+/*
+ * Like mlx5: a zero-based MR whose length counts the data and the PI in
+ * memory; meta_length tells the caller the latter.
+ */
+static int mock_map_mr_sg_pi(struct ib_mr *ibmr, struct scatterlist *data_sg,
+			     int data_sg_nents, unsigned int *data_sg_offset,
+			     struct scatterlist *meta_sg, int meta_sg_nents,
+			     unsigned int *meta_sg_offset)
+{
+	struct ib_mock *mock = to_mdev(ibmr->device)->mock;
+	struct mock_mr *mr = to_mmr(ibmr);
+	struct mock_pi_map *pi = &mr->pi;
+	u32 max = mr->max_pages;
+	int off;
+
+	if (mock->map_error)
+		return mock->map_error;
+	/* What a driver that maps only part of the list would return. */
+	if (mock->map_short)
+		return max_t(int, data_sg_nents - mock->map_short, 1);
+	/* The bounce buffers of the T10-PI engine count in PAGE_SIZE. */
+	if (ibmr->page_size != PAGE_SIZE)
+		return -EINVAL;
+
+	memset(pi, 0, sizeof(*pi));
+	mr->npages = 0;
+	off = mock_map_pi_list(mr, mr->max_data, data_sg, data_sg_nents,
+			       data_sg_offset, &pi->data_len);
+	if (off < 0)
+		goto err;
+	pi->data_off = off;
+	pi->nr_data = mr->npages;
+	if (meta_sg_nents) {
+		off = mock_map_pi_list(mr, max, meta_sg, meta_sg_nents,
+				       meta_sg_offset, &pi->prot_len);
+		if (off < 0)
+			goto err;
+		pi->prot_off = off;
+	}
+	if (ib_mock_pi_validate(ibmr->sig_attrs, pi->data_len, pi->prot_len))
+		goto err;
+
+	mr->max_pages = max;
+	ibmr->iova = 0;
+	ibmr->length = pi->data_len + pi->prot_len;
+	ibmr->sig_attrs->meta_length = pi->prot_len;
+	return 0;
+
+err:
+	mr->max_pages = max;
+	mr->npages = 0;
+	return -EINVAL;
+}
+
+static int mock_check_mr_status(struct ib_mr *ibmr, u32 check_mask,
+				struct ib_mr_status *mr_status)
+{
+	struct mock_mr *mr = to_mmr(ibmr);
+
+	if (!mr->integrity || check_mask != IB_MR_CHECK_SIG_STATUS)
+		return -EINVAL;
+	mr_status->fail_status = 0;
+	mr->sig_checked = true;
+	if (mr->sig_err_exists) {
+		mr_status->fail_status = IB_MR_CHECK_SIG_STATUS;
+		mr_status->sig_err = mr->sig_err;
+		mr->sig_err_exists = false;
+	}
+	return 0;
+}
+
 static struct mock_mr *mock_find_mr(struct ib_qp *ibqp, u32 key)
 {
 	return xa_load(&to_mdev(ibqp->device)->mrs, key >> 8);
@@ -410,7 +589,8 @@ static u8 *mock_local(struct ib_qp *ibqp, u32 lkey, u64 addr, u32 *len,
 		return (u8 *)(uintptr_t)addr;
 
 	mr = mock_find_mr(ibqp, lkey);
-	if (!mr || mr->state != MOCK_MR_VALID || mr->key != lkey ||
+	if (!mr || mr->integrity || mr->state != MOCK_MR_VALID ||
+	    mr->key != lkey ||
 	    (mr->access & access) != access || addr < mr->iova ||
 	    addr + *len > mr->iova + mr->length)
 		return NULL;
@@ -429,6 +609,89 @@ static u8 *mock_remote(struct ib_mock *mock, u32 rkey, u64 addr, u32 len)
 	return mock->remote + (addr - mock->remote_addr);
 }
 
+/*
+ * Copy @len bytes between @buf and the pages an MR maps, starting @off
+ * bytes into the first of @pages.
+ */
+static void mock_copy_pages(const u64 *pages, u32 page_size, u64 off,
+			    u8 *buf, u64 len, bool to_pages)
+{
+	while (len) {
+		u64 n = min_t(u64, len, page_size - off % page_size);
+		u8 *p = (u8 *)(uintptr_t)(pages[off / page_size] +
+					  off % page_size);
+
+		if (to_pages)
+			memcpy(p, buf, n);
+		else
+			memcpy(buf, p, n);
+		buf += n;
+		off += n;
+		len -= n;
+	}
+}
+
+/*
+ * An RDMA READ or WRITE through an integrity MR.  Its key addresses the
+ * wire stream, from 0: all of it moves in one SGE, as rw.c posts it; the
+ * mock does not split protection intervals across work requests.
+ */
+static enum ib_wc_status mock_rdma_pi(struct ib_qp *ibqp,
+				      const struct ib_rdma_wr *wr,
+				      struct mock_mr *mr, int access,
+				      struct ib_mock_wr *rec)
+{
+	struct mock_dev *mdev = to_mdev(ibqp->device);
+	const struct ib_sge *sge = wr->wr.sg_list;
+	const struct mock_pi_map *pi = &mr->reg_pi;
+	const u64 *prot_pages = mr->reg_pages + pi->nr_data;
+	struct ib_mock_pi_io io = {
+		.attrs = &mr->reg_sig,
+		.data = mdev->pi_data,
+		.prot = mdev->pi_prot,
+		.wire = mdev->pi_wire,
+		.data_len = pi->data_len,
+	};
+	size_t wire_len = ib_mock_pi_wire_len(io.attrs, io.data_len);
+	size_t prot_len = ib_mock_pi_prot_len(io.attrs, io.data_len);
+	struct ib_sig_err err;
+	bool clean;
+	u8 *peer;
+
+	if (wr->wr.num_sge != 1 || mr->state != MOCK_MR_VALID ||
+	    mr->key != sge->lkey || (mr->access & access) != access)
+		return IB_WC_LOC_PROT_ERR;
+	if (sge->addr || sge->length != wire_len)
+		return IB_WC_LOC_LEN_ERR;
+	peer = mock_remote(mdev->mock, wr->rkey, wr->remote_addr, wire_len);
+	if (!peer)
+		return IB_WC_REM_ACCESS_ERR;
+
+	if (wr->wr.opcode == IB_WR_RDMA_WRITE) {
+		mock_copy_pages(mr->reg_pages, mr->page_size, pi->data_off,
+				io.data, io.data_len, false);
+		mock_copy_pages(prot_pages, mr->page_size, pi->prot_off,
+				io.prot, prot_len, false);
+		clean = ib_mock_pi_to_wire(&io, &err);
+		memcpy(peer, io.wire, wire_len);
+	} else {
+		memcpy(io.wire, peer, wire_len);
+		clean = ib_mock_pi_from_wire(&io, &err);
+		mock_copy_pages(mr->reg_pages, mr->page_size, pi->data_off,
+				io.data, io.data_len, true);
+		mock_copy_pages(prot_pages, mr->page_size, pi->prot_off,
+				io.prot, prot_len, true);
+	}
+
+	if (!clean && !mr->sig_err_exists) {
+		err.key = mr->key;
+		mr->sig_err = err;
+		mr->sig_err_exists = true;
+	}
+	rec->length = wire_len;
+	return IB_WC_SUCCESS;
+}
+
 static enum ib_wc_status mock_rdma(struct ib_qp *ibqp,
 				   const struct ib_rdma_wr *wr,
 				   struct ib_mock_wr *rec)
@@ -437,11 +700,16 @@ static enum ib_wc_status mock_rdma(struct ib_qp *ibqp,
 	bool write = wr->wr.opcode == IB_WR_RDMA_WRITE;
 	int access = write ? 0 : IB_ACCESS_LOCAL_WRITE;
 	u64 remote = wr->remote_addr;
+	struct mock_mr *mr;
 	int i;
 
 	/* An iWARP READ response lands through a remotely writable STag. */
 	if (!write && mock->profile->protocol == RDMA_CORE_CAP_PROT_IWARP)
 		access |= IB_ACCESS_REMOTE_WRITE;
+
+	mr = mock_find_mr(ibqp, wr->wr.sg_list[0].lkey);
+	if (mr && mr->integrity)
+		return mock_rdma_pi(ibqp, wr, mr, access, rec);
 
 	for (i = 0; i < wr->wr.num_sge; i++) {
 		const struct ib_sge *sge = &wr->wr.sg_list[i];
@@ -482,6 +750,12 @@ static enum ib_wc_status mock_reg_mr(struct ib_qp *ibqp,
 	    wr->mr->length > qp_mock(ibqp)->profile->max_mr_size)
 		return IB_WC_MW_BIND_ERR;
 
+	if (mr->integrity) {
+		/* The attributes are fixed at registration, as in a BSF. */
+		mr->reg_pi = mr->pi;
+		mr->reg_sig = *wr->mr->sig_attrs;
+		mr->sig_checked = false;
+	}
 	memcpy(mr->reg_pages, mr->pages, mr->npages * sizeof(u64));
 	mr->key = wr->key;
 	mr->access = wr->access;
@@ -522,6 +796,7 @@ static enum ib_wc_status mock_execute(struct ib_qp *ibqp,
 			return status;
 		return mock_invalidate(ibqp, wr->ex.invalidate_rkey);
 	case IB_WR_REG_MR:
+	case IB_WR_REG_MR_INTEGRITY:
 		return mock_reg_mr(ibqp, reg_wr(wr));
 	default:
 		return mock_invalidate(ibqp, wr->ex.invalidate_rkey);
@@ -545,6 +820,12 @@ static bool mock_wr_malformed(struct ib_qp *ibqp, const struct ib_send_wr *wr)
 		       wr->num_sge > min(to_mqp(ibqp)->max_send_sge,
 					 p->max_sge_rd);
 	case IB_WR_REG_MR:
+		return wr->num_sge || to_mmr(reg_wr(wr)->mr)->integrity;
+	case IB_WR_REG_MR_INTEGRITY:
+		/* mlx5 refuses, too, to register over an unchecked status. */
+		return wr->num_sge || !ibqp->integrity_en ||
+		       !to_mmr(reg_wr(wr)->mr)->integrity ||
+		       !to_mmr(reg_wr(wr)->mr)->sig_checked;
 	case IB_WR_LOCAL_INV:
 		return wr->num_sge;
 	default:
@@ -572,6 +853,7 @@ static void mock_log(struct ib_mock *mock, const struct ib_send_wr *wr,
 		rec->key = wr->ex.invalidate_rkey;
 		break;
 	case IB_WR_REG_MR:
+	case IB_WR_REG_MR_INTEGRITY:
 		rec->key = reg_wr(wr)->key;
 		rec->access = reg_wr(wr)->access;
 		rec->length = reg_wr(wr)->mr->length;
@@ -588,6 +870,7 @@ static enum ib_wc_opcode mock_wc_opcode(enum ib_wr_opcode opcode)
 	case IB_WR_RDMA_WRITE:
 		return IB_WC_RDMA_WRITE;
 	case IB_WR_REG_MR:
+	case IB_WR_REG_MR_INTEGRITY:
 		return IB_WC_REG_MR;
 	case IB_WR_LOCAL_INV:
 		return IB_WC_LOCAL_INV;
@@ -656,7 +939,9 @@ static const struct ib_device_ops mock_dev_ops = {
 	.driver_id = RDMA_DRIVER_UNKNOWN,
 
 	.alloc_mr = mock_alloc_mr,
+	.alloc_mr_integrity = mock_alloc_mr_integrity,
 	.alloc_pd = mock_alloc_pd,
+	.check_mr_status = mock_check_mr_status,
 	.create_cq = mock_create_cq,
 	.create_qp = mock_create_qp,
 	.dealloc_pd = mock_dealloc_pd,
@@ -666,6 +951,7 @@ static const struct ib_device_ops mock_dev_ops = {
 	.get_dma_mr = mock_get_dma_mr,
 	.get_port_immutable = mock_get_port_immutable,
 	.map_mr_sg = mock_map_mr_sg,
+	.map_mr_sg_pi = mock_map_mr_sg_pi,
 	.modify_qp = mock_modify_qp,
 	.poll_cq = mock_poll_cq,
 	.post_recv = mock_post_recv,
@@ -695,6 +981,25 @@ static void mock_destroy_qp_action(void *qp)
 	ib_destroy_qp(qp);
 }
 
+/* Room for the largest transfer an integrity MR of the profile maps. */
+static int mock_alloc_pi_buffers(struct kunit *test, struct mock_dev *mdev)
+{
+	size_t data = (size_t)mdev->mock->profile->max_pi_fr_pages * PAGE_SIZE;
+	u8 **bufs[] = { &mdev->pi_data, &mdev->pi_prot, &mdev->pi_wire };
+	size_t lens[] = { data, data, data + data / 512 * 8 };
+	int i, ret;
+
+	for (i = 0; i < ARRAY_SIZE(bufs); i++) {
+		*bufs[i] = vmalloc(lens[i]);
+		if (!*bufs[i])
+			return -ENOMEM;
+		ret = kunit_add_action_or_reset(test, mock_vfree, *bufs[i]);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
 static int mock_register(struct kunit *test, struct ib_mock *mock)
 {
 	struct mock_dev *mdev;
@@ -709,6 +1014,11 @@ static int mock_register(struct kunit *test, struct ib_mock *mock)
 
 	mdev->mock = mock;
 	xa_init_flags(&mdev->mrs, XA_FLAGS_ALLOC1);
+	if (mock->profile->max_pi_fr_pages) {
+		ret = mock_alloc_pi_buffers(test, mdev);
+		if (ret)
+			return ret;
+	}
 	ib_set_device_ops(&mdev->ibdev, &mock_dev_ops);
 	mdev->ibdev.phys_port_cnt = 1;
 	mdev->ibdev.num_comp_vectors = 1;
@@ -856,6 +1166,21 @@ int ib_mock_poll(struct ib_mock *mock)
 	return ib_process_cq_direct(mock->cq, MOCK_CQ_DEPTH);
 }
 EXPORT_SYMBOL_GPL(ib_mock_poll);
+
+/**
+ * ib_mock_cqe_done - &ib_cqe.done of a &struct ib_mock_done
+ * @cq:		the CQ polled
+ * @wc:		the completion
+ */
+void ib_mock_cqe_done(struct ib_cq *cq, struct ib_wc *wc)
+{
+	struct ib_mock_done *done = container_of(wc->wr_cqe,
+						 struct ib_mock_done, cqe);
+
+	done->calls++;
+	done->status = wc->status;
+}
+EXPORT_SYMBOL_GPL(ib_mock_cqe_done);
 
 /**
  * ib_mock_clear_log - forget the work requests logged so far

@@ -42,6 +42,7 @@ extern const struct ib_mock_profile ib_mock_sgl_rd;
 extern const struct ib_mock_profile ib_mock_sge1;
 extern const struct ib_mock_profile ib_mock_sge2;
 extern const struct ib_mock_profile ib_mock_small_mr;
+extern const struct ib_mock_profile ib_mock_pi;
 
 /* SGEs of a work request the log keeps. */
 #define IB_MOCK_LOG_SGES	4
@@ -122,6 +123,24 @@ struct ib_mock {
 	int mrs;
 	u32 max_send_wr;
 };
+
+/**
+ * struct ib_mock_done - a completion for a test to check
+ * @cqe:	give it to the work request that is to complete here
+ * @calls:	completions delivered to it by ib_mock_poll()
+ * @status:	status of the last of them
+ *
+ * Initialize with IB_MOCK_DONE_INIT.
+ */
+struct ib_mock_done {
+	struct ib_cqe cqe;
+	int calls;
+	enum ib_wc_status status;
+};
+
+void ib_mock_cqe_done(struct ib_cq *cq, struct ib_wc *wc);
+
+#define IB_MOCK_DONE_INIT	{ .cqe.done = ib_mock_cqe_done }
 
 struct ib_mock *ib_mock_create(struct kunit *test,
 			       const struct ib_mock_profile *profile,

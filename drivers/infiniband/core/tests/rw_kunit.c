@@ -10,6 +10,7 @@
 #include <linux/scatterlist.h>
 #include <rdma/rw.h>
 
+#include "../rw_priv.h"
 #include "ib_mock.h"
 
 #define RW_PORT		1
@@ -24,6 +25,7 @@
  * @first_off:	where the data starts in the first page
  * @last_len:	bytes of the last entry, 0 for up to the page end
  * @sg_offset:	offset passed to rdma_rw_ctx_init()
+ * @force_mr:	also run it with ib_core's force_mr on
  */
 struct rw_shape {
 	const char *name;
@@ -31,27 +33,31 @@ struct rw_shape {
 	u32 first_off;
 	u32 last_len;
 	u32 sg_offset;
+	bool force_mr;
 };
 
 static const struct rw_shape rw_shapes[] = {
-	{ "1byte", 1, 0, 1, 0 },
+	{ "1byte", 1, 0, 1, 0, true },
 	{ "page", 1, 0, 0, 0 },
-	{ "unaligned", 3, 100, 77, 0 },
+	{ "unaligned", 3, 100, 77, 0, true },
 	{ "3pages", 3, 0, 0, 0 },
 	{ "4pages", 4, 0, 0, 0 },
-	{ "5pages", 5, 0, 0, 0 },
+	{ "5pages", 5, 0, 0, 0, true },
 	{ "8pages", 8, 0, 0, 0 },
 	{ "9pages", 9, 0, 0, 0 },
 	{ "offset_in_first", 4, 0, 0, 512 },
-	{ "offset_crossing", 4, 0, 0, PAGE_SIZE + 5 },
+	{ "offset_crossing", 4, 0, 0, PAGE_SIZE + 5, true },
 	{ "offset_to_last", 3, 8, 0, 2 * PAGE_SIZE - 8 },
-	{ "64pages", 64, 0, 0, 0 },
+	{ "64pages", 64, 0, 0, 0, true },
 	{ "1024pages", 1024, 0, 0, 0 },
 };
 
+/* Shapes that also run with force_mr. */
+#define RW_FORCED_SHAPES	5
+
 static const struct ib_mock_profile *const rw_profiles[] = {
 	&ib_mock_ib, &ib_mock_roce, &ib_mock_iwarp, &ib_mock_sgl_rd,
-	&ib_mock_sge1, &ib_mock_sge2, &ib_mock_small_mr,
+	&ib_mock_sge1, &ib_mock_sge2, &ib_mock_small_mr, &ib_mock_pi,
 };
 
 /* The two ways to hand rw.c a buffer. */
@@ -65,10 +71,26 @@ struct rw_case {
 	const struct rw_shape *shape;
 	enum dma_data_direction dir;
 	enum rw_api api;
+	bool force_mr;
 };
 
 static struct rw_case rw_cases[2 * ARRAY_SIZE(rw_profiles) * 2 *
-			       ARRAY_SIZE(rw_shapes)];
+			       (ARRAY_SIZE(rw_shapes) + RW_FORCED_SHAPES)];
+
+static void rw_restore_force_mr(void *was_on)
+{
+	rdma_rw_force_mr = !!was_on;
+}
+
+/* Turn ib_core's force_mr on until the test ends. */
+static void rw_force_mr(struct kunit *test)
+{
+	KUNIT_ASSERT_EQ(test, 0,
+			kunit_add_action_or_reset(test, rw_restore_force_mr,
+						  rdma_rw_force_mr ?
+						  test : NULL));
+	rdma_rw_force_mr = true;
+}
 
 /*
  * Single pages, filled with a pattern of their own, described both as a
@@ -226,20 +248,6 @@ static void rw_check_data(struct kunit *test, struct ib_mock *mock,
 	KUNIT_EXPECT_EQ_MSG(test, bad, 0, "remote bytes of the WRITE wrong");
 }
 
-struct rw_done {
-	struct ib_cqe cqe;
-	int calls;
-	enum ib_wc_status status;
-};
-
-static void rw_done(struct ib_cq *cq, struct ib_wc *wc)
-{
-	struct rw_done *done = container_of(wc->wr_cqe, struct rw_done, cqe);
-
-	done->calls++;
-	done->status = wc->status;
-}
-
 /* Entries the I/O starts in and covers once the offset is skipped. */
 static u32 rw_io_nents(struct rw_buf *buf, u32 sg_offset)
 {
@@ -362,6 +370,8 @@ static void rw_destroy(struct rdma_rw_ctx *ctx, struct ib_mock *mock,
 static bool rw_expect_mr(const struct ib_mock_profile *p, u32 nents,
 			 enum dma_data_direction dir, enum rw_api api)
 {
+	if (rdma_rw_force_mr)
+		return true;
 	if (dir != DMA_FROM_DEVICE)
 		return false;
 	if (p->protocol == RDMA_CORE_CAP_PROT_IWARP)
@@ -384,7 +394,7 @@ static void rw_do_io(struct kunit *test, struct ib_mock *mock,
 {
 	size_t xfer = rw_xfer_len(buf, sg_offset);
 	u32 nents = rw_io_nents(buf, sg_offset);
-	struct rw_done done = { .cqe.done = rw_done };
+	struct ib_mock_done done = IB_MOCK_DONE_INIT;
 	struct rdma_rw_ctx ctx;
 	unsigned int posted;
 	int wqes;
@@ -417,9 +427,10 @@ static const void *rw_case_gen(const void *prev, char *desc)
 
 	if (c == rw_cases + ARRAY_SIZE(rw_cases))
 		return NULL;
-	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "%s %s %s %s",
+	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "%s %s %s %s%s",
 		 c->api == RW_BVEC ? "bvec" : "sg", c->profile->name,
-		 c->dir == DMA_TO_DEVICE ? "write" : "read", c->shape->name);
+		 c->dir == DMA_TO_DEVICE ? "write" : "read", c->shape->name,
+		 c->force_mr ? " force_mr" : "");
 	return c;
 }
 
@@ -429,10 +440,17 @@ static void rw_test_data(struct kunit *test)
 	struct ib_mock *mock = ib_mock_create_device(test, c->profile);
 	struct rw_buf *buf = rw_buf_alloc(test, c->shape);
 
-	/* Sized the way ULPs do it, for one I/O of this many pages. */
+	if (c->force_mr)
+		rw_force_mr(test);
+
+	/*
+	 * Sized the way ULPs do it, for one I/O of this many pages; with
+	 * integrity enabled where the device has it, as nvmet-rdma does.
+	 */
 	mock->qp = ib_mock_create_qp(mock, rdma_rw_mr_factor(mock->dev, RW_PORT,
 							     c->shape->nents),
-				     0);
+				     c->profile->max_pi_fr_pages ?
+				     IB_QP_CREATE_INTEGRITY_EN : 0);
 	KUNIT_ASSERT_FALSE(test, IS_ERR(mock->qp));
 	rw_do_io(test, mock, buf, c->shape->sg_offset, c->dir, c->api);
 }
@@ -472,7 +490,7 @@ static void rw_test_chain(struct kunit *test)
 {
 	static const struct rw_shape shape = { "chain", 3, 0, 0, 0 };
 	struct ib_mock *mock = ib_mock_create(test, &ib_mock_iwarp, RW_CTXS, 0);
-	struct rw_done done = { .cqe.done = rw_done };
+	struct ib_mock_done done = IB_MOCK_DONE_INIT;
 	struct rdma_rw_ctx ctx[3];
 	struct rw_buf *buf[3];
 	struct ib_send_wr *first = NULL;
@@ -509,24 +527,36 @@ static void rw_test_chain(struct kunit *test)
 
 /*
  * With every MR taken, a READ that only prefers MRs (max_sgl_rd) falls
- * back to SGEs; one that needs them (iWARP) gets -EAGAIN and a context
- * that a destroy leaves alone.
+ * back to SGEs; one that needs them (iWARP, or any with force_mr) gets
+ * -EAGAIN and a context that a destroy leaves alone.
  */
 static void rw_test_pool_exhausted(struct kunit *test)
 {
 	static const struct rw_shape shape = { "exhaust", 8, 0, 0, 0 };
-	const struct ib_mock_profile *const profiles[] = {
-		&ib_mock_sgl_rd, &ib_mock_iwarp,
+	/* force_mr stays on from its first case: keep those last. */
+	static const struct {
+		const struct ib_mock_profile *profile;
+		bool force_mr;
+	} cases[] = {
+		{ &ib_mock_sgl_rd, false },
+		{ &ib_mock_iwarp, false },
+		{ &ib_mock_sgl_rd, true },
+		{ &ib_mock_ib, true },
 	};
 	u32 i;
 
-	for (i = 0; i < ARRAY_SIZE(profiles); i++) {
-		struct ib_mock *mock = ib_mock_create(test, profiles[i], 1, 0);
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		bool fallback = cases[i].profile == &ib_mock_sgl_rd &&
+				!cases[i].force_mr;
 		struct rw_buf *held = rw_buf_alloc(test, &shape);
 		struct rw_buf *buf = rw_buf_alloc(test, &shape);
 		struct rdma_rw_ctx hold, ctx;
+		struct ib_mock *mock;
 		int ret;
 
+		if (cases[i].force_mr)
+			rw_force_mr(test);
+		mock = ib_mock_create(test, cases[i].profile, 1, 0);
 		ret = rdma_rw_ctx_init(&hold, mock->qp, RW_PORT, held->sgl, 8, 0,
 				       mock->remote_addr, mock->remote_rkey,
 				       DMA_FROM_DEVICE);
@@ -536,7 +566,7 @@ static void rw_test_pool_exhausted(struct kunit *test)
 		ret = rdma_rw_ctx_init(&ctx, mock->qp, RW_PORT, buf->sgl, 8, 0,
 				       mock->remote_addr, mock->remote_rkey,
 				       DMA_FROM_DEVICE);
-		if (profiles[i] == &ib_mock_iwarp) {
+		if (!fallback) {
 			KUNIT_EXPECT_EQ(test, ret, -EAGAIN);
 			KUNIT_EXPECT_EQ(test, ctx.nr_ops, 0);
 		} else {
@@ -787,7 +817,7 @@ static void rw_test_bvec_multipage(struct kunit *test)
 
 	for (i = 0; i < ARRAY_SIZE(profiles); i++) {
 		struct ib_mock *mock = ib_mock_create(test, profiles[i], 1, 0);
-		struct rw_done done = { .cqe.done = rw_done };
+		struct ib_mock_done done = IB_MOCK_DONE_INIT;
 		struct page *pages = alloc_pages(GFP_KERNEL, 2);
 		struct bvec_iter iter = { .bi_size = len };
 		struct rdma_rw_ctx ctx;
@@ -838,22 +868,42 @@ static void rw_test_bvec_multipage(struct kunit *test)
 	}
 }
 
-static int rw_suite_init(struct kunit_suite *suite)
+/*
+ * Every profile, API, direction and shape, or with force_mr the shapes
+ * marked for it, into the cases from @c up to @end.  Return: where the
+ * next case goes, or NULL if they do not fit.
+ */
+static struct rw_case *rw_add_cases(struct rw_case *c, struct rw_case *end,
+				    bool force_mr)
 {
-	struct rw_case *c = rw_cases;
 	u32 a, p, s, d;
 
 	for (a = 0; a < 2; a++)
 		for (p = 0; p < ARRAY_SIZE(rw_profiles); p++)
 			for (d = 0; d < 2; d++)
 				for (s = 0; s < ARRAY_SIZE(rw_shapes); s++) {
-					c->api = a ? RW_BVEC : RW_SG;
-					c->profile = rw_profiles[p];
-					c->shape = &rw_shapes[s];
-					c->dir = d ? DMA_FROM_DEVICE :
-						     DMA_TO_DEVICE;
-					c++;
+					if (force_mr && !rw_shapes[s].force_mr)
+						continue;
+					if (!c || c == end)
+						return NULL;
+					*c++ = (struct rw_case) {
+						.profile = rw_profiles[p],
+						.shape = &rw_shapes[s],
+						.dir = d ? DMA_FROM_DEVICE :
+							   DMA_TO_DEVICE,
+						.api = a ? RW_BVEC : RW_SG,
+						.force_mr = force_mr,
+					};
 				}
+	return c;
+}
+
+static int rw_suite_init(struct kunit_suite *suite)
+{
+	struct rw_case *end = rw_cases + ARRAY_SIZE(rw_cases);
+
+	if (rw_add_cases(rw_add_cases(rw_cases, end, false), end, true) != end)
+		return -EINVAL;
 	return 0;
 }
 
@@ -883,3 +933,4 @@ kunit_test_suite(rw_test_suite);
 
 MODULE_DESCRIPTION("KUnit tests for the RDMA R/W context API");
 MODULE_LICENSE("GPL");
+MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);

@@ -468,7 +468,6 @@ static void sig_nvmet_domain(struct ib_sig_domain *d)
 	d->sig.dif.app_escape = true;
 }
 
-
 static void sig_nvmet_pract(struct ib_sig_attrs *attrs)
 {
 	attrs->wire.sig_type = IB_SIG_TYPE_NONE;

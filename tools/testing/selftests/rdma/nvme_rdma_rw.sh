@@ -151,6 +151,7 @@ run_fio() {
 	iomem_align=1028
 	verify=crc32c
 	verify_fatal=1
+	verify_state_save=0
 	do_verify=1
 	group_reporting=1
 

@@ -15,7 +15,7 @@ export CCACHE_DIR
 export PATH := /usr/lib/ccache:/usr/bin:$(PATH)
 export BUILD LINUX OBJ_UM SERIES
 
-.PHONY: all setup base apply config build check mutate series clean
+.PHONY: all setup base apply config build check e2e mutate series clean
 
 all: build
 
@@ -36,7 +36,15 @@ build: setup
 	@tools/series/build.sh kunit
 
 check: setup
+	@tools/series/deps.sh e2e
 	@tools/series/check.sh
+
+# NVMe over RDMA through rw.c over siw and rxe, in a UML guest booted from
+# the kernel the KUnit run uses.
+e2e: setup
+	@tools/series/deps.sh e2e
+	@tools/series/build.sh kernel
+	@tools/series/e2e.sh
 
 mutate: setup
 	@tools/series/mutate.sh

@@ -43,11 +43,11 @@ class Tree:
     def read(self, path):
         return self.git("cat-file", "blob", f":{path}").decode()
 
-    def write(self, path, text):
+    def write(self, path, text, mode="100644"):
         blob = self.git("hash-object", "-w", "--stdin",
                         data=text.encode()).decode().strip()
         self.git("update-index", "--add", "--cacheinfo",
-                 f"100644,{blob},{path}")
+                 f"{mode},{blob},{path}")
 
 
 def glue_doc_index(tree, repo, args):
@@ -71,14 +71,26 @@ def maintainers_entries(text):
     return [(b.split("\n", 1)[0], b + "\n") for b in blocks]
 
 
+def maintainers_later_files(repo):
+    """The F: patterns that maintainers-file steps of the series add."""
+    return {args[1] for _, steps in read_series(repo) for verb, args in steps
+            if verb == "glue" and args[0] == "maintainers-file"}
+
+
 def glue_maintainers(tree, repo, args):
     """Merge our MAINTAINERS entries into the tree's.
 
     An entry whose title the tree already has replaces it; a new one goes
     before the first entry whose title sorts after it.  Nothing else moves.
+    F: lines that a later patch adds with maintainers-file are left out:
+    the files they name do not exist yet.
     """
+    later = maintainers_later_files(repo)
     with open(os.path.join(repo, "MAINTAINERS")) as f:
-        ours = maintainers_entries(f.read())
+        ours = [(title, "".join(line + "\n" for line in block.splitlines()
+                                if not (line.startswith("F:\t")
+                                        and line[3:] in later)))
+                for title, block in maintainers_entries(f.read())]
     text = tree.read("MAINTAINERS")
     start = text.index("\n3C59X NETWORK DRIVER\n") + 1
     end = text.index("\nTHE REST\n") + 1
@@ -93,6 +105,50 @@ def glue_maintainers(tree, repo, args):
         entries.insert(at, (title, block))
     body = "\n".join(b for _, b in entries) + "\n"
     tree.write("MAINTAINERS", text[:start] + body + text[end:])
+
+
+def glue_maintainers_file(tree, repo, args):
+    """Add to one of our MAINTAINERS entries, already in the tree, the F:
+    line for a pattern that our MAINTAINERS file lists in that entry."""
+    pattern, = args
+    with open(os.path.join(repo, "MAINTAINERS")) as f:
+        titles = [t for t, b in maintainers_entries(f.read())
+                  if f"\nF:\t{pattern}\n" in b]
+    if len(titles) != 1:
+        die(f"MAINTAINERS: no single entry of ours lists F:\t{pattern}")
+    text = tree.read("MAINTAINERS")
+    start = text.find(f"\n{titles[0]}\n")
+    if start < 0:
+        die(f"MAINTAINERS: no entry {titles[0]} in the tree")
+    start += 1
+    end = text.find("\n\n", start) + 1
+    lines = text[start:end].splitlines(keepends=True)
+    new = f"F:\t{pattern}\n"
+    if new in lines:
+        return
+    files = [i for i, line in enumerate(lines) if line.startswith("F:\t")]
+    at = next((i for i in files if lines[i] > new),
+              files[-1] + 1 if files else len(lines))
+    lines.insert(at, new)
+    tree.write("MAINTAINERS", text[:start] + "".join(lines) + text[end:])
+
+
+def glue_selftests_target(tree, repo, args):
+    """Add a directory to the kselftest TARGETS: before the first TARGETS
+    line that sorts after it, as the list is roughly alphabetical."""
+    target, = args
+    path = "tools/testing/selftests/Makefile"
+    lines = tree.read(path).splitlines(keepends=True)
+    new = f"TARGETS += {target}\n"
+    if new in lines:
+        return
+    targets = [i for i, line in enumerate(lines)
+               if line.startswith("TARGETS += ")]
+    if not targets:
+        die(f"{path}: no TARGETS")
+    at = next((i for i in targets if lines[i] > new), targets[-1] + 1)
+    lines.insert(at, new)
+    tree.write(path, "".join(lines))
 
 
 def glue_kconfig_source(tree, repo, args):
@@ -118,7 +174,9 @@ GLUE = {
     "doc-index": glue_doc_index,
     "kconfig-source": glue_kconfig_source,
     "maintainers": glue_maintainers,
+    "maintainers-file": glue_maintainers_file,
     "makefile-obj": glue_makefile_obj,
+    "selftests-target": glue_selftests_target,
 }
 
 
@@ -190,8 +248,12 @@ def main():
     for msgfile, steps in patches:
         for verb, args in steps:
             if verb == "file":
-                with open(os.path.join(repo, args[0])) as f:
-                    tree.write(args[0], f.read())
+                # Scripts keep their executable bit, as git would.
+                path = os.path.join(repo, args[0])
+                with open(path) as f:
+                    tree.write(args[0], f.read(),
+                               "100755" if os.access(path, os.X_OK)
+                               else "100644")
             elif args[0] in GLUE:
                 GLUE[args[0]](tree, repo, args[1:])
             else:

@@ -4,8 +4,9 @@
 # Kernel builds of the series on ARCH=um, all in one object tree.
 #
 #   build.sh config [force]  generate the .config, unless it is newer
-#                       than its fragments: configs/*.config plus every
-#                       .kunitconfig of the series
+#                       than its fragments: configs/*.config, every
+#                       .kunitconfig of the series and the config of the
+#                       rdma kselftest
 #   build.sh users      build rw.o, the in-tree users of the API and the
 #                       series' tests (W=1)
 #   build.sh users-fresh  the same, recompiling them all: ccache replays
@@ -13,18 +14,24 @@
 #                       warning, not only those of files that changed
 #   build.sh kunit      build the kernel and run the KUnit suites; the
 #                       results go to $OBJ_UM/kunit.json
+#   build.sh kernel     only build the kernel ($OBJ_UM/linux), which is
+#                       also the make e2e guest
 #
 # Needs LINUX (the patched tree) and OBJ_UM (the object tree) in the
 # environment, as the top-level Makefile exports them.
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
-fragments=("$here/configs/um-rw-users.config" "$here/configs/um-debug.config")
+fragments=("$here/configs/um-rw-users.config" "$here/configs/um-debug.config"
+	"$here/configs/um-guest.config")
 # Only those in the tree: a bisect step may predate some.
 for f in $(awk '$1 == "file" && $2 ~ /\.kunitconfig$/ { print $2 }' \
 		"$here/series"); do
 	[ -f "$LINUX/$f" ] && fragments+=("$LINUX/$f")
 done
+# The kselftest the guest runs (make e2e) brings its own fragment.
+[ -f "$LINUX/tools/testing/selftests/rdma/config" ] &&
+	fragments+=("$LINUX/tools/testing/selftests/rdma/config")
 targets=(
 	drivers/infiniband/core/rw.o
 	drivers/nvme/target/rdma.o
@@ -63,6 +70,15 @@ config)
 kunit)
 	kunit run --jobs="$(nproc)" --json="$OBJ_UM/kunit.json"
 	;;
+kernel)
+	log=$OBJ_UM/kernel.log
+	echo "build: the UML kernel, $OBJ_UM/linux"
+	if ! kunit build --jobs="$(nproc)" >"$log" 2>&1; then
+		tail -n 30 "$log"
+		echo "build: failed, full log in $log" >&2
+		exit 1
+	fi
+	;;
 users-fresh)
 	for t in "${targets[@]}"; do
 		if [[ $t == */ ]]; then
@@ -83,7 +99,7 @@ users)
 	fi
 	;;
 *)
-	echo "usage: $0 config|users|users-fresh|kunit" >&2
+	echo "usage: $0 config|users|users-fresh|kunit|kernel" >&2
 	exit 2
 	;;
 esac

@@ -65,6 +65,25 @@ run_kunit() {
 	failed=$((failed + f))
 }
 
+# The ULPs through rw.c over siw and rxe in a guest (e2e.sh): one line per
+# run, each counted in the tally.
+run_e2e() {
+	local log=$logs/e2e.log line n=0
+
+	"$here/e2e.sh" >"$log" 2>&1
+	while IFS= read -r line; do
+		echo "$line"
+		case $line in
+		PASS\ *) passed=$((passed + 1)) n=$((n + 1)) ;;
+		FAIL\ *) failed=$((failed + 1)) n=$((n + 1)) ;;
+		esac
+	done <"$log"
+	if [ $n = 0 ]; then
+		echo "FAIL e2e: no results, see $log"
+		failed=$((failed + 1))
+	fi
+}
+
 # The in-tree users build with W=1, and nothing warns about our files.
 check_users_w1() {
 	local log=$OBJ_UM/users.log
@@ -135,6 +154,7 @@ check_git_am() {
 echo "check: Linux $(make -s -C "$LINUX" kernelversion) + $(patch_msgs | wc -l) patches"
 
 run_kunit
+run_e2e
 
 n=0
 for msg in $(patch_msgs); do

@@ -3,10 +3,11 @@
 #
 # Make sure the Debian packages the series' builds and checks use are
 # installed: install the missing ones when running as root, otherwise name
-# them and stop.
+# them and stop.  "deps.sh e2e" adds the tools of the make e2e guest.
 set -euo pipefail
 
-# command or file -> package that provides it
+# command (also looked for in sbin) or file -> package that provides it
+PATH=$PATH:/usr/sbin:/sbin
 needs=(
 	gcc:gcc make:make flex:flex bison:bison bc:bc perl:perl
 	python3:python3 git:git xz:xz-utils ccache:ccache sparse:sparse
@@ -15,6 +16,8 @@ needs=(
 	/usr/lib/python3/dist-packages/ply:python3-ply
 	/usr/lib/python3/dist-packages/git:python3-git
 )
+# deps.sh e2e: also what the make e2e guest runs from the host's root.
+[ "${1:-}" = e2e ] && needs+=(nvme:nvme-cli fio:fio ip:iproute2 rdma:iproute2)
 
 missing=()
 for need in "${needs[@]}"; do
@@ -34,4 +37,5 @@ if [ "$(id -u)" != 0 ]; then
 fi
 echo "deps: installing ${missing[*]}" >&2
 apt-get update -qq
-DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
+DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
+	$(printf '%s\n' "${missing[@]}" | sort -u) >/dev/null

@@ -1,0 +1,44 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# PID 1 of the make e2e guest (see e2e.sh): the UML kernel of the series,
+# booted on the host's root through hostfs, read-only.  Mount what the
+# test needs, tmpfs over every place it may write, run the test named by
+# e2e_test= on the kernel command line with the arguments in e2e_args=
+# (comma-separated), report its exit code on the console and power off.
+#
+# The kernel passes e2e_test, e2e_args and RDMA_TEST_BDEV from its command
+# line as environment variables.
+
+: "${e2e_test:=}" "${e2e_args:=}"
+PATH=/usr/sbin:/usr/bin:/sbin:/bin
+HOME=/tmp
+TERM=dumb
+export PATH HOME TERM
+
+mount -t proc proc /proc
+mount -t sysfs sysfs /sys
+mount -t devtmpfs devtmpfs /dev
+mount -t configfs configfs /sys/kernel/config
+mkdir -p /dev/shm /dev/pts
+ln -s /proc/self/fd /dev/fd
+mount -t tmpfs tmpfs /dev/shm
+mount -t devpts devpts /dev/pts
+for d in /tmp /run /var /etc/nvme; do
+	[ -d "$d" ] && mount -t tmpfs tmpfs "$d"
+done
+
+# Refuse to run on a root that the guest could write to.
+if ! awk '$2 == "/" && $4 ~ /^ro(,|$)/ { ro = 1 } END { exit !ro }' \
+		/proc/mounts; then
+	echo "e2e-guest: the root file system is not read-only, not running"
+	rc=1
+else
+	echo "e2e-guest: running $e2e_test $e2e_args"
+	# shellcheck disable=SC2046 # one argument per word
+	"$e2e_test" $(echo "$e2e_args" | tr , ' ')
+	rc=$?
+fi
+echo "e2e-guest: exit $rc"
+echo o >/proc/sysrq-trigger
+sleep 60

@@ -17,7 +17,8 @@ WQEs or MRs per I/O, within 2x of the floor.  Timed figures are reported,
 never failed on.
 
 --check (make check) only parses one log, which must hold every case of
-both APIs, each with its figures; it exits non-zero otherwise.
+both APIs, each with its figures or the error the API returned; it exits
+non-zero otherwise.
 
 --e2e reads the lines of bench.sh e2e ("<side> <round>: PASS e2e: <run>:
 write <MB/s> MB/s <IOPS> IOPS, read ...") and prints, per transport and
@@ -32,7 +33,7 @@ DIRS = ["READ", "WRITE"]
 PAGES = [1, 4, 16, 64, 256, 1024]
 BUFS = ["contig", "frag"]
 APIS = ["sg", "bvec"]
-LINE = re.compile(r"rw_bench: (.*)$")
+LINE = re.compile(r"rw_bench: (api=.*)$")
 
 
 def parse(path):
@@ -64,7 +65,10 @@ def check(path):
             if fig is None:
                 print(f"missing: {' '.join(map(str, k))}")
                 bad += 1
-            elif "error" in fig or "ns" not in fig:
+            elif "error" in fig:
+                print(f"refused (reported, not a failure): "
+                      f"{' '.join(map(str, k))}: {fig['error']}")
+            elif "ns" not in fig:
                 print(f"no figures: {' '.join(map(str, k))}: {fig}")
                 bad += 1
     print(f"{len(cases)} cases parsed, {bad} missing or without figures")
@@ -72,15 +76,17 @@ def check(path):
 
 
 def ns(fig):
-    return int(fig["ns"]) if fig and "ns" in fig else None
+    return float(fig["ns"]) if fig and "ns" in fig else None
 
 
 def num(fig, key):
     v = fig.get(key) if fig else None
-    return int(v) if v not in (None, "-") else None
+    return float(v) if v not in (None, "-") else None
 
 
 def fmt(v):
+    if isinstance(v, float):
+        return f"{v:g}"
     return "-" if v is None else str(v)
 
 

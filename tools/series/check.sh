@@ -154,6 +154,8 @@ check_git_am() {
 echo "check: Linux $(make -s -C "$LINUX" kernelversion) + $(patch_msgs | wc -l) patches"
 
 run_kunit
+check "bench: ib_core_rw_bench printed figures for every case" \
+	python3 "$here/bench_table.py" --check "$OBJ_UM/test.log"
 run_e2e
 
 n=0

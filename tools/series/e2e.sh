@@ -15,15 +15,17 @@
 #                       <transport>[+force_mr]; print one line per run:
 #                       "PASS|FAIL e2e: <run>: <fio figures>"
 #
-# The guest logs go to $BUILD/e2e/<run>.log.  E2E_TIMEOUT (seconds, default
+# The guest logs go to $BUILD/e2e/<run>.log (E2E_OUT sets the directory);
+# E2E_KERNEL boots another UML kernel than $OBJ_UM/linux (make bench boots
+# its two, without KASAN).  E2E_TIMEOUT (seconds, default
 # 600) bounds each guest, E2E_SIZE (default 32M) is how much each of the
 # two fio jobs writes and verifies.  Exits non-zero when a run failed.
 set -uo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
-kernel=$OBJ_UM/linux
+kernel=${E2E_KERNEL:-$OBJ_UM/linux}
 test=$LINUX/tools/testing/selftests/rdma/nvme_rdma_rw.sh
-out=$BUILD/e2e
+out=${E2E_OUT:-$BUILD/e2e}
 timeout=${E2E_TIMEOUT:-600}
 size=${E2E_SIZE:-32M}
 runs=("$@")

@@ -1,0 +1,142 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# make bench: the series' rw.c against the base tree's own rw.c, side by
+# side.  Two UML kernels are built from one source tree, a worktree of the
+# patched tree ($BENCH/src, the series checked out), with one
+# configuration (configs/bench.config, configs/um-guest.config and the
+# rdma kselftest's config): "ours" as the series has it, "base" with
+# drivers/infiniband/core/rw.c and include/rdma/rw.h taken from the base
+# tree (tag base of $LINUX) at build time and rw_priv.h removed.  Nothing
+# else differs, except that the base kernel's benchmark leaves out the
+# bio_vec cases (CONFIG_INFINIBAND_RW_KUNIT_BENCHMARK_BVEC=n): the base
+# rw.c has no bio_vec API.  Neither kernel has KASAN.
+#
+#   bench.sh build      build both kernels, $BENCH/obj-{ours,base}/linux
+#   bench.sh run        boot each kernel with only ib_core_rw_bench
+#                       enabled, ours first, and join the two logs into
+#                       one table ($BENCH/table.txt)
+#   bench.sh e2e        boot each kernel as the guest of the rdma kselftest
+#                       (e2e.sh) over siw and rxe, ours then base, three
+#                       times, and compare fio's figures ($BENCH/e2e.txt)
+#
+# BENCH_BATCH (default 10000) is the number of I/Os of a timed batch,
+# BENCH_BATCHES (default 9) the number of batches whose median is kept.
+set -euo pipefail
+
+here=$(cd "$(dirname "$0")" && pwd)
+bench=${BENCH:-$BUILD/bench}
+src=$bench/src
+batch=${BENCH_BATCH:-10000}
+batches=${BENCH_BATCHES:-9}
+
+fragments=("$here/configs/bench.config" "$here/configs/um-guest.config"
+	"$src/tools/testing/selftests/rdma/config")
+
+# The source tree holding side $1's rw.c.  Files are always rewritten,
+# so make rebuilds whatever includes them in either object tree.
+prepare() {
+	local side=$1 f
+
+	if ! git -C "$src" rev-parse -q --verify HEAD >/dev/null 2>&1; then
+		rm -rf "$src"
+		git -C "$LINUX" worktree prune
+		git -C "$LINUX" worktree add -q --detach "$src" series
+	fi
+	git -C "$src" checkout -q -f --detach series
+	for f in drivers/infiniband/core/rw.c include/rdma/rw.h; do
+		if [ "$side" = base ]; then
+			git -C "$LINUX" show "base:$f" >"$src/$f"
+		else
+			git -C "$LINUX" show "series:$f" >"$src/$f"
+		fi
+	done
+	[ "$side" = base ] && rm -f "$src/drivers/infiniband/core/rw_priv.h"
+	return 0
+}
+
+kunit() {
+	local side=$1 action=$2 extra=()
+	shift 2
+
+	if [ "$side" = base ]; then
+		extra=(--kunitconfig="$bench/base.config")
+		printf '# the base rw.c has no bio_vec API\n%s\n' \
+			'CONFIG_INFINIBAND_RW_KUNIT_BENCHMARK_BVEC=n' \
+			>"$bench/base.config"
+	fi
+	"$src/tools/testing/kunit/kunit.py" "$action" --arch=um \
+		--build_dir="$bench/obj-$side" \
+		$(printf -- '--kunitconfig=%s ' "${fragments[@]}") \
+		"${extra[@]}" "$@"
+}
+
+build() {
+	local side=$1 log=$bench/build-$1.log
+
+	echo "bench: building the UML kernel with the $side rw.c"
+	prepare "$side"
+	mkdir -p "$bench/obj-$side"
+	if ! kunit "$side" build --jobs="$(nproc)" >"$log" 2>&1; then
+		tail -n 30 "$log"
+		echo "bench: build failed, full log in $log" >&2
+		exit 1
+	fi
+}
+
+run() {
+	local side=$1 log=$bench/run-$1.log
+
+	echo "bench: running ib_core_rw_bench on the $side rw.c" \
+		"($batches batches of $batch I/Os per case)"
+	kunit "$side" exec --raw_output=all --timeout=3600 \
+		--kernel_args="rw_bench_kunit.batch=$batch" \
+		--kernel_args="rw_bench_kunit.batches=$batches" \
+		'ib_core_rw_bench' >"$log" 2>&1 || true
+	# A case whose I/O the rw.c refuses fails and says so in its line;
+	# the table shows it.  The run must get to the end of the suite.
+	if ! grep -qE '^ *(not )?ok [0-9]+ ib_core_rw_bench' "$log"; then
+		tail -n 30 "$log"
+		echo "bench: the $side run did not finish, log in $log" >&2
+		exit 1
+	fi
+	grep -E '^ *not ok [0-9]+ ' "$log" | sed "s/^ */bench: $side: /" || true
+}
+
+mkdir -p "$bench"
+case ${1:-} in
+build)
+	build ours
+	build base
+	;;
+run)
+	for side in ours base; do
+		[ -x "$bench/obj-$side/linux" ] || {
+			echo "bench: no $side kernel: run bench.sh build" >&2
+			exit 1
+		}
+	done
+	run ours
+	run base
+	python3 "$here/bench_table.py" "$bench/run-ours.log" \
+		"$bench/run-base.log" "$(uname -srm)" | tee "$bench/table.txt"
+	;;
+e2e)
+	rm -f "$bench/e2e.log"
+	for round in 1 2 3; do
+		for side in ours base; do
+			echo "bench: e2e round $round, the $side rw.c"
+			E2E_KERNEL=$bench/obj-$side/linux \
+				E2E_OUT=$bench/e2e/$side-$round \
+				"$here/e2e.sh" siw rxe |
+				sed "s/^/$side $round: /" | tee -a "$bench/e2e.log"
+		done
+	done
+	python3 "$here/bench_table.py" --e2e "$bench/e2e.log" |
+		tee "$bench/e2e.txt"
+	;;
+*)
+	echo "usage: $0 build|run|e2e" >&2
+	exit 2
+	;;
+esac

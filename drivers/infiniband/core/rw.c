@@ -43,7 +43,7 @@ enum {
 /* The KUnit tests turn it on around the cases that cover it. */
 VISIBLE_IF_KUNIT bool rdma_rw_force_mr;
 EXPORT_SYMBOL_IF_KUNIT(rdma_rw_force_mr);
-module_param_named(force_mr, rdma_rw_force_mr, bool, 0);
+module_param_named(force_mr, rdma_rw_force_mr, bool, 0444);
 MODULE_PARM_DESC(force_mr,
 		 "Register memory for every RDMA READ/WRITE (testing aid)");
 
@@ -137,9 +137,9 @@ static void rdma_rw_init_rdma_wr(struct ib_rdma_wr *wr, struct ib_sge *sges,
 static int rdma_rw_reg_access(struct ib_qp *qp, u32 port_num)
 {
 	/* An iWARP peer writes READ responses straight into the MR. */
-	if (rdma_protocol_iwarp(qp->device, port_num))
-		return IB_ACCESS_LOCAL_WRITE | IB_ACCESS_REMOTE_WRITE;
-	return IB_ACCESS_LOCAL_WRITE;
+	bool iwarp = rdma_protocol_iwarp(qp->device, port_num);
+
+	return IB_ACCESS_LOCAL_WRITE | (iwarp ? IB_ACCESS_REMOTE_WRITE : 0);
 }
 
 /*
@@ -210,7 +210,7 @@ static int rdma_rw_build_mr_wrs(struct rdma_rw_ctx *ctx, struct ib_qp *qp,
 		return -ENOMEM;
 
 	for (i = 0; i < nr_ops; i++) {
-		u32 nents = min(sg_cnt, pages_per_mr);
+		u32 nents = min(pages_per_mr, sg_cnt);
 
 		ret = rdma_rw_map_one_mr(qp, port_num, &reg[i], sg, nents,
 					 offset);
@@ -367,7 +367,7 @@ static struct scatterlist *rdma_rw_skip_offset(struct scatterlist *sg,
  * @sg_offset:	byte offset into @sg at which the transfer starts
  * @remote_addr: remote address to read or write, relative to @rkey
  * @rkey:	remote key to operate on
- * @dir:	%DMA_TO_DEVICE for RDMA WRITE, %DMA_FROM_DEVICE for RDMA READ
+ * @dir:	%DMA_TO_DEVICE: RDMA WRITE to the peer; %DMA_FROM_DEVICE: READ
  *
  * DMA-maps @sg and builds the work requests that move it: a single RDMA
  * READ/WRITE, several of them when the SGEs exceed what one may carry, or
@@ -382,9 +382,10 @@ static struct scatterlist *rdma_rw_skip_offset(struct scatterlist *sg,
  * or of the device's MR mapping.  On error nothing stays mapped or taken and
  * @ctx->nr_ops is 0, so a following rdma_rw_ctx_destroy() does nothing.
  */
-int rdma_rw_ctx_init(struct rdma_rw_ctx *ctx, struct ib_qp *qp, u32 port_num,
-		     struct scatterlist *sg, u32 sg_cnt, u32 sg_offset,
-		     u64 remote_addr, u32 rkey, enum dma_data_direction dir)
+int rdma_rw_ctx_init(struct rdma_rw_ctx *ctx, struct ib_qp *qp,
+		     u32 port_num, struct scatterlist *sg, u32 sg_cnt,
+		     u32 sg_offset, u64 remote_addr, u32 rkey,
+		     enum dma_data_direction dir)
 {
 	struct sg_table sgt = { .sgl = sg, .orig_nents = sg_cnt };
 	struct scatterlist *first;
@@ -602,7 +603,7 @@ out_free:
  * @iter:	where in @bvecs the transfer starts, and its length in bytes
  * @remote_addr: remote address to read or write, relative to @rkey
  * @rkey:	remote key to operate on
- * @dir:	%DMA_TO_DEVICE for RDMA WRITE, %DMA_FROM_DEVICE for RDMA READ
+ * @dir:	%DMA_TO_DEVICE: RDMA WRITE to the peer; %DMA_FROM_DEVICE: READ
  *
  * The bio_vec counterpart of rdma_rw_ctx_init() for ULPs whose data already
  * lives in bio_vecs, without building a scatterlist.  Each segment (a
@@ -656,7 +657,7 @@ EXPORT_SYMBOL(rdma_rw_ctx_init_bvec);
  *		wire domains
  * @remote_addr: remote address to read or write, relative to @rkey
  * @rkey:	remote key to operate on
- * @dir:	%DMA_TO_DEVICE for RDMA WRITE, %DMA_FROM_DEVICE for RDMA READ
+ * @dir:	%DMA_TO_DEVICE: RDMA WRITE to the peer; %DMA_FROM_DEVICE: READ
  *
  * Registers data and PI with one integrity MR from @qp's signature pool
  * (IB_WR_REG_MR_INTEGRITY) and moves the data through it with one RDMA
@@ -670,8 +671,9 @@ EXPORT_SYMBOL(rdma_rw_ctx_init_bvec);
  * of the DMA or PI mapping.  On error nothing stays mapped or taken and
  * @ctx->nr_ops is 0.
  */
-int rdma_rw_ctx_signature_init(struct rdma_rw_ctx *ctx, struct ib_qp *qp,
-			       u32 port_num, struct scatterlist *sg,
+int rdma_rw_ctx_signature_init(struct rdma_rw_ctx *ctx,
+			       struct ib_qp *qp, u32 port_num,
+			       struct scatterlist *sg,
 			       u32 sg_cnt, struct scatterlist *prot_sg,
 			       u32 prot_sg_cnt, struct ib_sig_attrs *sig_attrs,
 			       u64 remote_addr, u32 rkey,
@@ -792,8 +794,9 @@ static void rdma_rw_update_key(struct rdma_rw_reg_ctx *reg)
  * Return: the first work request to hand to ib_post_send(): @chain_wr
  * itself, with a warning, if @ctx holds no work requests.
  */
-struct ib_send_wr *rdma_rw_ctx_wrs(struct rdma_rw_ctx *ctx, struct ib_qp *qp,
-				   u32 port_num, struct ib_cqe *cqe,
+struct ib_send_wr *rdma_rw_ctx_wrs(struct rdma_rw_ctx *ctx,
+				   struct ib_qp *qp, u32 port_num,
+				   struct ib_cqe *cqe,
 				   struct ib_send_wr *chain_wr)
 {
 	struct ib_send_wr *first, *last;
@@ -843,8 +846,9 @@ EXPORT_SYMBOL(rdma_rw_ctx_wrs);
  * Return: 0, or the error of ib_post_send(); -EINVAL if there is nothing
  * to post.
  */
-int rdma_rw_ctx_post(struct rdma_rw_ctx *ctx, struct ib_qp *qp, u32 port_num,
-		     struct ib_cqe *cqe, struct ib_send_wr *chain_wr)
+int rdma_rw_ctx_post(struct rdma_rw_ctx *ctx, struct ib_qp *qp,
+		     u32 port_num, struct ib_cqe *cqe,
+		     struct ib_send_wr *chain_wr)
 {
 	struct ib_send_wr *first = rdma_rw_ctx_wrs(ctx, qp, port_num, cqe,
 						   chain_wr);
@@ -858,12 +862,12 @@ EXPORT_SYMBOL(rdma_rw_ctx_post);
 /* Return the context's MRs to their pool and free its arrays. */
 static void rdma_rw_free_wrs(struct rdma_rw_ctx *ctx, struct ib_qp *qp)
 {
-	u32 i;
+	struct rdma_rw_reg_ctx *reg;
 
 	switch (ctx->type) {
 	case RDMA_RW_MR:
-		for (i = 0; i < ctx->nr_ops; i++)
-			ib_mr_pool_put(qp, &qp->rdma_mrs, ctx->reg[i].mr);
+		for (reg = ctx->reg; reg < ctx->reg + ctx->nr_ops; reg++)
+			ib_mr_pool_put(qp, &qp->rdma_mrs, reg->mr);
 		kfree(ctx->reg);
 		break;
 	case RDMA_RW_SIG_MR:
@@ -893,8 +897,9 @@ static void rdma_rw_free_wrs(struct rdma_rw_ctx *ctx, struct ib_qp *qp)
  * left alone.  A context from rdma_rw_ctx_init_bvec() or
  * rdma_rw_ctx_signature_init() draws a warning and is left alone, too.
  */
-void rdma_rw_ctx_destroy(struct rdma_rw_ctx *ctx, struct ib_qp *qp,
-			 u32 port_num, struct scatterlist *sg, u32 sg_cnt,
+void rdma_rw_ctx_destroy(struct rdma_rw_ctx *ctx,
+			 struct ib_qp *qp, u32 port_num,
+			 struct scatterlist *sg, u32 sg_cnt,
 			 enum dma_data_direction dir)
 {
 	if (!ctx->nr_ops)
@@ -962,15 +967,18 @@ EXPORT_SYMBOL(rdma_rw_ctx_destroy_bvec);
  * Returns the integrity MR to @qp's pool and unmaps @sg and @prot_sg.  A
  * context from another init function draws a warning and is left alone.
  */
-void rdma_rw_ctx_destroy_signature(struct rdma_rw_ctx *ctx, struct ib_qp *qp,
-				   u32 port_num, struct scatterlist *sg,
+void rdma_rw_ctx_destroy_signature(struct rdma_rw_ctx *ctx,
+				   struct ib_qp *qp, u32 port_num,
+				   struct scatterlist *sg,
 				   u32 sg_cnt, struct scatterlist *prot_sg,
 				   u32 prot_sg_cnt,
 				   enum dma_data_direction dir)
 {
+	bool sig = ctx->type == RDMA_RW_SIG_MR;
+
 	if (!ctx->nr_ops)
 		return;
-	if (WARN_ON_ONCE(ctx->type != RDMA_RW_SIG_MR))
+	if (WARN_ON_ONCE(!sig))
 		return;
 
 	rdma_rw_free_wrs(ctx, qp);
@@ -992,15 +1000,13 @@ EXPORT_SYMBOL(rdma_rw_ctx_destroy_signature);
  *
  * Return: the factor, at least 1 for a non-zero @maxpages.
  */
-unsigned int rdma_rw_mr_factor(struct ib_device *device, u32 port_num,
-			       unsigned int maxpages)
+unsigned int rdma_rw_mr_factor(struct ib_device *device,
+			       u32 port_num, unsigned int maxpages)
 {
-	u32 per_op;
+	u32 per_op = rdma_rw_can_use_mr(device, port_num) ?
+		     rdma_rw_fr_page_list_len(device, false) :
+		     max_t(int, device->attrs.max_sge_rd, 1);
 
-	if (rdma_rw_can_use_mr(device, port_num))
-		per_op = rdma_rw_fr_page_list_len(device, false);
-	else
-		per_op = max_t(int, device->attrs.max_sge_rd, 1);
 	return rdma_rw_div_up(maxpages, per_op);
 }
 EXPORT_SYMBOL(rdma_rw_mr_factor);
@@ -1009,8 +1015,8 @@ EXPORT_SYMBOL(rdma_rw_mr_factor);
 static u32 rdma_rw_wrs_per_ctx(struct ib_device *dev, u32 port_num,
 			       u32 create_flags)
 {
-	if (create_flags & IB_QP_CREATE_INTEGRITY_EN ||
-	    rdma_rw_can_use_mr(dev, port_num))
+	if (rdma_rw_can_use_mr(dev, port_num) ||
+	    (create_flags & IB_QP_CREATE_INTEGRITY_EN))
 		return 3;
 	return 1;
 }
@@ -1027,8 +1033,9 @@ static u32 rdma_rw_wrs_per_ctx(struct ib_device *dev, u32 port_num,
  *
  * Return: the number of send WRs, or %UINT_MAX if that overflows.
  */
-unsigned int rdma_rw_max_send_wr(struct ib_device *dev, u32 port_num,
-				 unsigned int max_rdma_ctxs, u32 create_flags)
+unsigned int rdma_rw_max_send_wr(struct ib_device *dev,
+				 u32 port_num, unsigned int max_rdma_ctxs,
+				 u32 create_flags)
 {
 	unsigned int wrs;
 
@@ -1048,7 +1055,8 @@ EXPORT_SYMBOL(rdma_rw_max_send_wr);
  * max_qp_wr: a ULP asking for more must throttle its I/O to what
  * ib_query_qp() reports.
  */
-void rdma_rw_init_qp(struct ib_device *dev, struct ib_qp_init_attr *attr)
+void rdma_rw_init_qp(struct ib_device *dev,
+		     struct ib_qp_init_attr *attr)
 {
 	u32 wrs;
 
@@ -1075,7 +1083,8 @@ void rdma_rw_init_qp(struct ib_device *dev, struct ib_qp_init_attr *attr)
  *
  * Return: 0, or the error of the MR allocation; nothing is left allocated.
  */
-int rdma_rw_init_mrs(struct ib_qp *qp, struct ib_qp_init_attr *attr)
+int rdma_rw_init_mrs(struct ib_qp *qp,
+		     struct ib_qp_init_attr *attr)
 {
 	bool pi = attr->create_flags & IB_QP_CREATE_INTEGRITY_EN;
 	u32 nr_mrs = attr->cap.max_rdma_ctxs;

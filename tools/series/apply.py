@@ -161,6 +161,22 @@ def glue_kconfig_source(tree, repo, args):
         tree.write(kconfig, text[:at] + line + "\n" + text[at:])
 
 
+def glue_kconfig_select(tree, repo, args):
+    """Make an upstream config symbol select another, after its last select
+    (or its type line when it has none)."""
+    kconfig, symbol, selected = args
+    text = tree.read(kconfig)
+    start = text.index(f"config {symbol}\n")
+    end = text.index("\n\thelp\n", start) + 1
+    body = text[start:end].splitlines(keepends=True)
+    line = f"\tselect {selected}\n"
+    if any(l.rstrip("\n") == line.rstrip("\n") for l in body):
+        return
+    selects = [i for i, l in enumerate(body) if l.startswith("\tselect ")]
+    body.insert((selects[-1] if selects else 1) + 1, line)
+    tree.write(kconfig, text[:start] + "".join(body) + text[end:])
+
+
 def glue_makefile_obj(tree, repo, args):
     """Make kbuild descend into, or build, a target of ours."""
     makefile, symbol, target = args
@@ -172,6 +188,7 @@ def glue_makefile_obj(tree, repo, args):
 
 GLUE = {
     "doc-index": glue_doc_index,
+    "kconfig-select": glue_kconfig_select,
     "kconfig-source": glue_kconfig_source,
     "maintainers": glue_maintainers,
     "maintainers-file": glue_maintainers_file,

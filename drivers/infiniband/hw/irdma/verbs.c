@@ -3798,13 +3798,25 @@ static int irdma_post_reg_mr_wr(struct irdma_qp *iwqp,
 		.addr_type = IRDMA_ADDR_TYPE_VA_BASED,
 		.va = (void *)(uintptr_t)wr->mr->iova,
 		.total_len = wr->mr->length,
-		.reg_addr_pa = pbles->level1.addr[0],
-		.first_pm_pbl_index = pbles->level1.idx,
 	};
 
-	/* a single page is programmed directly, more through the PBLEs */
-	if (iwmr->npages > 1)
+	/*
+	 * A single page is programmed directly; more through the PBLEs, whose
+	 * chunk size says how the hardware walks them: 1 for one run of
+	 * level-1 PBLEs, 3 for a level-2 root.  At level 2 the first page's
+	 * address is in the first leaf: level1.addr would alias the root.
+	 */
+	if (iwmr->npages <= 1) {
+		info.reg_addr_pa = pbles->level == PBLE_LEVEL_2 ?
+				   pbles->level2.leaf->addr[0] :
+				   pbles->level1.addr[0];
+	} else if (pbles->level == PBLE_LEVEL_2) {
+		info.chunk_size = 3;
+		info.first_pm_pbl_index = pbles->level2.root.idx;
+	} else {
 		info.chunk_size = 1;
+		info.first_pm_pbl_index = pbles->level1.idx;
+	}
 	return irdma_sc_mr_fast_register(&iwqp->sc_qp, &info, false);
 }
 

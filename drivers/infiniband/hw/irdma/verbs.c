@@ -3228,9 +3228,22 @@ static int irdma_set_page(struct ib_mr *mr, u64 addr)
 	return 0;
 }
 
+/*
+ * The REG_MR WQE encodes 4K, 2M and 1G pages, as far as the device has them
+ * (page_size_cap); anything else would be registered as 4K pages.
+ */
+static bool irdma_fmr_page_size_ok(const struct ib_mr *mr)
+{
+	u64 cap = to_iwdev(mr->device)->rf->sc_dev.hw_attrs.page_size_cap;
+
+	return is_power_of_2(mr->page_size) && (cap & mr->page_size);
+}
+
 static int irdma_map_mr_sg(struct ib_mr *mr, struct scatterlist *sgl,
 			   int nents, unsigned int *sg_offset)
 {
+	if (!irdma_fmr_page_size_ok(mr))
+		return -EINVAL;
 	to_iwmr(mr)->npages = 0;
 	return ib_sg_to_pages(mr, sgl, nents, sg_offset, irdma_set_page);
 }
@@ -3806,6 +3819,8 @@ static int irdma_post_reg_mr_wr(struct irdma_qp *iwqp,
 	 * level-1 PBLEs, 3 for a level-2 root.  At level 2 the first page's
 	 * address is in the first leaf: level1.addr would alias the root.
 	 */
+	if (!irdma_fmr_page_size_ok(wr->mr))
+		return -EINVAL;
 	if (iwmr->npages <= 1) {
 		info.reg_addr_pa = pbles->level == PBLE_LEVEL_2 ?
 				   pbles->level2.leaf->addr[0] :

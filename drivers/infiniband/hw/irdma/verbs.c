@@ -3177,6 +3177,11 @@ static struct ib_mr *irdma_alloc_mr(struct ib_pd *ibpd, enum ib_mr_type type,
 	struct irdma_mr *iwmr;
 	int ret;
 
+	/* no SG_GAPS or integrity MRs; a page list of 1 .. the advertised */
+	if (type != IB_MR_TYPE_MEM_REG || !max_num_sg ||
+	    max_num_sg > IRDMA_MAX_PAGES_PER_FMR)
+		return ERR_PTR(-EINVAL);
+
 	iwmr = irdma_new_mr(ibpd, IRDMA_MEMREG_TYPE_MEM);
 	if (!iwmr)
 		return ERR_PTR(-ENOMEM);

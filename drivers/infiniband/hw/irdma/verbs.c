@@ -3792,7 +3792,8 @@ static int irdma_post_local_inv_wr(struct irdma_qp_uk *ukqp,
 				   struct irdma_post_sq_info *info)
 {
 	info->op_type = IRDMA_OP_TYPE_INV_STAG;
-	info->local_fence = info->read_fence;
+	/* WQEs posted before still use the STag: let them finish first */
+	info->local_fence = true;
 	info->op.inv_local_stag.target_stag = wr->ex.invalidate_rkey;
 	return irdma_uk_stag_local_invalidate(ukqp, info, false);
 }

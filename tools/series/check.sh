@@ -141,7 +141,7 @@ check_git_am() {
 	rm -rf "$wt"
 	git -C "$LINUX" worktree add -q --detach "$wt" base || return 1
 	git -C "$wt" -c user.name=check -c user.email=check@localhost \
-		am -q "$SERIES"/00[0-9][1-9]-*.patch || rc=1
+		am -q $(ls "$SERIES"/[0-9]*.patch | grep -v '/0000-') || rc=1
 	if [ $rc = 0 ] && [ "$(git -C "$wt" rev-parse 'HEAD^{tree}')" != \
 			"$(git -C "$LINUX" rev-parse 'series^{tree}')" ]; then
 		echo "git am result differs from the series branch"
@@ -157,6 +157,12 @@ run_kunit
 check "bench: ib_core_rw_bench printed figures for every case" \
 	python3 "$here/bench_table.py" --check "$OBJ_UM/test.log"
 run_e2e
+leaks=$("$here/leaks.sh")
+echo "$leaks"
+case $leaks in
+PASS\ *) passed=$((passed + 1)) ;;
+*) failed=$((failed + 1)) ;;
+esac
 
 n=0
 for msg in $(patch_msgs); do

@@ -123,42 +123,56 @@ static void rw_free_pages(void *data)
 			__free_page(buf->pages[i]);
 }
 
-static struct rw_buf *rw_buf_alloc(struct kunit *test,
-				   const struct rw_shape *shape)
+/* A buffer of @nents entries, for the caller to fill with rw_buf_set(). */
+static struct rw_buf *rw_buf_new(struct kunit *test, u32 nents)
 {
 	struct rw_buf *buf = kunit_kzalloc(test, sizeof(*buf), GFP_KERNEL);
-	u32 i;
 
 	KUNIT_ASSERT_NOT_NULL(test, buf);
-	buf->nents = shape->nents;
-	buf->sgl = kunit_kcalloc(test, buf->nents, sizeof(*buf->sgl),
-				 GFP_KERNEL);
-	buf->bvecs = kunit_kcalloc(test, buf->nents, sizeof(*buf->bvecs),
+	buf->nents = nents;
+	buf->sgl = kunit_kcalloc(test, nents, sizeof(*buf->sgl), GFP_KERNEL);
+	buf->bvecs = kunit_kcalloc(test, nents, sizeof(*buf->bvecs),
 				   GFP_KERNEL);
-	buf->pages = kunit_kcalloc(test, buf->nents, sizeof(*buf->pages),
+	buf->pages = kunit_kcalloc(test, nents, sizeof(*buf->pages),
 				   GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, buf->sgl);
 	KUNIT_ASSERT_NOT_NULL(test, buf->bvecs);
 	KUNIT_ASSERT_NOT_NULL(test, buf->pages);
+	sg_init_table(buf->sgl, nents);
+	return buf;
+}
+
+/* Entry @i: @len bytes at @off in @page, which gets the pattern of page @i. */
+static void rw_buf_set(struct rw_buf *buf, u32 i, struct page *page, u32 off,
+		       u32 len)
+{
+	u8 *p = page_address(page);
+	u32 j;
+
+	for (j = 0; j < PAGE_SIZE; j++)
+		p[j] = rw_local_byte(i, j);
+	buf->pages[i] = page;
+	sg_set_page(&buf->sgl[i], page, len, off);
+	bvec_set_page(&buf->bvecs[i], page, len, off);
+}
+
+static struct rw_buf *rw_buf_alloc(struct kunit *test,
+				   const struct rw_shape *shape)
+{
+	struct rw_buf *buf = rw_buf_new(test, shape->nents);
+	u32 i;
+
 	KUNIT_ASSERT_EQ(test, 0, kunit_add_action_or_reset(test, rw_free_pages,
 							   buf));
-
-	sg_init_table(buf->sgl, buf->nents);
 	for (i = 0; i < buf->nents; i++) {
 		u32 off = i ? 0 : shape->first_off;
 		u32 len = PAGE_SIZE - off;
-		u8 *p;
-		u32 j;
+		struct page *page = alloc_page(GFP_KERNEL);
 
+		KUNIT_ASSERT_NOT_NULL(test, page);
 		if (i == buf->nents - 1 && shape->last_len)
 			len = shape->last_len;
-		buf->pages[i] = alloc_page(GFP_KERNEL);
-		KUNIT_ASSERT_NOT_NULL(test, buf->pages[i]);
-		p = page_address(buf->pages[i]);
-		for (j = 0; j < PAGE_SIZE; j++)
-			p[j] = rw_local_byte(i, j);
-		sg_set_page(&buf->sgl[i], buf->pages[i], len, off);
-		bvec_set_page(&buf->bvecs[i], buf->pages[i], len, off);
+		rw_buf_set(buf, i, page, off, len);
 	}
 	return buf;
 }
@@ -379,12 +393,90 @@ static bool rw_expect_mr(const struct ib_mock_profile *p, u32 nents,
 	return api == RW_SG && p->max_sgl_rd && nents > p->max_sgl_rd;
 }
 
+/* The mock's DMA counters at some point, to compare with later. */
+struct rw_dma_mark {
+	unsigned int maps;
+	unsigned int unmaps;
+	unsigned int live;
+};
+
+static struct rw_dma_mark rw_dma_mark(struct ib_mock *mock)
+{
+	return (struct rw_dma_mark) {
+		mock->dma_maps, mock->dma_unmaps, mock->dma_live,
+	};
+}
+
+/*
+ * Everything mapped since @mark is unmapped again, each mapping by an
+ * unmap that matched it exactly (the mock fails the test otherwise).
+ * Nothing to count with virtual DMA.
+ */
+static void rw_expect_dma_undone(struct kunit *test, struct ib_mock *mock,
+				 const struct rw_dma_mark *mark)
+{
+	if (!mock->dma_counted)
+		return;
+	KUNIT_EXPECT_EQ(test, mock->dma_live, mark->live);
+	KUNIT_EXPECT_EQ(test, mock->dma_unmaps - mark->unmaps,
+			mock->dma_maps - mark->maps);
+}
+
+/*
+ * How many of the buffer's entries have the bytes the I/O moves (from
+ * @sg_offset on) inside one live DMA entry in direction @dir.
+ */
+static u32 rw_io_mapped(struct ib_mock *mock, struct rw_buf *buf,
+			u32 sg_offset, enum dma_data_direction dir)
+{
+	u32 i, n = 0;
+
+	for (i = 0; i < buf->nents; i++) {
+		struct scatterlist *sg = &buf->sgl[i];
+		u32 skip = min(sg_offset, sg->length);
+
+		sg_offset -= skip;
+		if (skip < sg->length)
+			n += ib_mock_dma_mapped(mock, sg_page(sg),
+						sg->offset + skip,
+						sg->length - skip, dir);
+	}
+	return n;
+}
+
 /* No MR out, and all @nr of the pool back on its free list. */
 static void rw_expect_pool_whole(struct kunit *test, struct ib_mock *mock,
 				 unsigned int nr)
 {
 	KUNIT_EXPECT_EQ(test, mock->qp->mrs_used, 0);
 	KUNIT_EXPECT_EQ(test, ib_mock_pool_free(mock, &mock->qp->rdma_mrs), nr);
+}
+
+/*
+ * What init mapped, counted since @mark: the caller's whole list, as
+ * passed, for the scatterlist API; for the bio_vec API one page mapping per
+ * segment moved, or one scatterlist for registration.  Either way every
+ * byte to move is mapped in the I/O's direction.
+ */
+static void rw_expect_dma_init(struct kunit *test, struct ib_mock *mock,
+			       struct rw_buf *buf, u32 sg_offset,
+			       enum dma_data_direction dir, enum rw_api api,
+			       const struct rw_dma_mark *mark)
+{
+	u32 nents = rw_io_nents(buf, sg_offset);
+	u32 maps = 1;
+
+	if (!mock->dma_counted)
+		return;
+	if (api == RW_BVEC && !rw_expect_mr(mock->profile, nents, dir, api))
+		maps = nents;
+	KUNIT_EXPECT_EQ(test, mock->dma_maps - mark->maps, maps);
+	KUNIT_EXPECT_EQ(test, mock->dma_live - mark->live, maps);
+	KUNIT_EXPECT_EQ(test, mock->dma_unmaps, mark->unmaps);
+	if (api == RW_SG)
+		KUNIT_EXPECT_TRUE(test, ib_mock_dma_sg_live(mock, buf->sgl,
+							    buf->nents, dir));
+	KUNIT_EXPECT_EQ(test, rw_io_mapped(mock, buf, sg_offset, dir), nents);
 }
 
 /* Init, post, complete and destroy one I/O, and check all of it. */
@@ -394,6 +486,7 @@ static void rw_do_io(struct kunit *test, struct ib_mock *mock,
 {
 	size_t xfer = rw_xfer_len(buf, sg_offset);
 	u32 nents = rw_io_nents(buf, sg_offset);
+	struct rw_dma_mark mark = rw_dma_mark(mock);
 	struct ib_mock_done done = IB_MOCK_DONE_INIT;
 	struct rdma_rw_ctx ctx;
 	unsigned int posted;
@@ -402,6 +495,7 @@ static void rw_do_io(struct kunit *test, struct ib_mock *mock,
 	rw_fill_remote(mock, xfer);
 	wqes = rw_init(&ctx, mock, buf, sg_offset, dir, api);
 	KUNIT_ASSERT_GT(test, wqes, 0);
+	rw_expect_dma_init(test, mock, buf, sg_offset, dir, api, &mark);
 
 	ib_mock_clear_log(mock);
 	posted = mock->nr_posted;
@@ -417,6 +511,10 @@ static void rw_do_io(struct kunit *test, struct ib_mock *mock,
 	rw_destroy(&ctx, mock, buf, dir, api);
 	KUNIT_EXPECT_EQ(test, ctx.nr_ops, 0);
 	KUNIT_EXPECT_EQ(test, mock->qp->mrs_used, 0);
+	rw_expect_dma_undone(test, mock, &mark);
+	if (mock->dma_counted)
+		KUNIT_EXPECT_EQ(test, rw_io_mapped(mock, buf, sg_offset, dir),
+				0);
 	rw_check_data(test, mock, buf, sg_offset, dir);
 }
 

@@ -8,6 +8,7 @@
 #include <kunit/test.h>
 #include <linux/mm.h>
 #include <linux/scatterlist.h>
+#include <linux/t10-pi.h>
 #include <rdma/rw.h>
 
 #include "../rw_priv.h"
@@ -60,10 +61,11 @@ static const struct ib_mock_profile *const rw_profiles[] = {
 	&ib_mock_sge1, &ib_mock_sge2, &ib_mock_small_mr, &ib_mock_pi,
 };
 
-/* The two ways to hand rw.c a buffer. */
+/* The two ways to hand rw.c a buffer, and signature I/O (rw_faults). */
 enum rw_api {
 	RW_SG,
 	RW_BVEC,
+	RW_SIG,
 };
 
 struct rw_case {
@@ -967,6 +969,365 @@ static void rw_test_bvec_multipage(struct kunit *test)
 }
 
 /*
+ * A signature I/O over the first entries of a struct rw_buf, with its PI
+ * in a page of its own: PI in memory, none on the wire, nothing checked,
+ * so that any data will do.
+ */
+struct rw_sig {
+	struct scatterlist prot_sg;
+	struct ib_sig_attrs attrs;
+	u32 nents;
+};
+
+static void rw_sig_prepare(struct rw_sig *sig, struct page *prot_page,
+			   u32 nents, bool short_pi)
+{
+	u32 prot_len = nents * (PAGE_SIZE / 512) * sizeof(struct t10_pi_tuple);
+
+	if (short_pi)
+		prot_len -= sizeof(struct t10_pi_tuple);
+	sig->nents = nents;
+	sg_init_table(&sig->prot_sg, 1);
+	sg_set_page(&sig->prot_sg, prot_page, prot_len, 0);
+	memset(&sig->attrs, 0, sizeof(sig->attrs));
+	sig->attrs.mem.sig_type = IB_SIG_TYPE_T10_DIF;
+	sig->attrs.mem.sig.dif.bg_type = IB_T10DIF_CRC;
+	sig->attrs.mem.sig.dif.pi_interval = 512;
+	sig->attrs.wire.sig_type = IB_SIG_TYPE_NONE;
+}
+
+static int rw_sig_init(struct rdma_rw_ctx *ctx, struct ib_mock *mock,
+		       struct rw_buf *buf, struct rw_sig *sig,
+		       struct ib_sig_attrs *attrs, enum dma_data_direction dir)
+{
+	return rdma_rw_ctx_signature_init(ctx, mock->qp, RW_PORT, buf->sgl,
+					  sig->nents, &sig->prot_sg, 1, attrs,
+					  mock->remote_addr + RW_REMOTE_OFF,
+					  mock->remote_rkey, dir);
+}
+
+static void rw_sig_destroy(struct rdma_rw_ctx *ctx, struct ib_mock *mock,
+			   struct rw_buf *buf, struct rw_sig *sig,
+			   enum dma_data_direction dir)
+{
+	rdma_rw_ctx_destroy_signature(ctx, mock->qp, RW_PORT, buf->sgl,
+				      sig->nents, &sig->prot_sg, 1, dir);
+}
+
+/* Init, post, complete and destroy one signature I/O; check the data. */
+static void rw_sig_do_io(struct kunit *test, struct ib_mock *mock,
+			 struct rw_buf *buf, struct rw_sig *sig,
+			 enum dma_data_direction dir)
+{
+	struct rw_dma_mark mark = rw_dma_mark(mock);
+	struct ib_mock_done done = IB_MOCK_DONE_INIT;
+	struct ib_mr_status status;
+	struct rdma_rw_ctx ctx;
+	size_t bad = 0;
+	u32 i, j;
+
+	rw_fill_remote(mock, sig->nents * PAGE_SIZE);
+	KUNIT_ASSERT_GT(test, rw_sig_init(&ctx, mock, buf, sig, &sig->attrs,
+					  dir), 0);
+	if (mock->dma_counted) {
+		KUNIT_EXPECT_EQ(test, mock->dma_maps - mark.maps, 2);
+		KUNIT_EXPECT_TRUE(test, ib_mock_dma_sg_live(mock, buf->sgl,
+							    sig->nents, dir));
+		KUNIT_EXPECT_TRUE(test, ib_mock_dma_sg_live(mock, &sig->prot_sg,
+							    1, dir));
+	}
+	KUNIT_ASSERT_EQ(test, 0, rdma_rw_ctx_post(&ctx, mock->qp, RW_PORT,
+						  &done.cqe, NULL));
+	KUNIT_EXPECT_EQ(test, ib_mock_poll(mock), 1);
+	KUNIT_EXPECT_EQ(test, done.status, IB_WC_SUCCESS);
+	KUNIT_EXPECT_EQ(test, 0, ib_check_mr_status(ctx.reg->mr,
+						    IB_MR_CHECK_SIG_STATUS,
+						    &status));
+	KUNIT_EXPECT_EQ(test, status.fail_status, 0);
+	rw_sig_destroy(&ctx, mock, buf, sig, dir);
+	KUNIT_EXPECT_EQ(test, mock->qp->mrs_used, 0);
+	rw_expect_dma_undone(test, mock, &mark);
+
+	/* Both sides hold the source's bytes. */
+	for (i = 0; i < sig->nents; i++) {
+		u8 *p = page_address(buf->pages[i]);
+
+		for (j = 0; j < PAGE_SIZE; j++) {
+			size_t at = RW_REMOTE_OFF + i * PAGE_SIZE + j;
+			u8 want = dir == DMA_TO_DEVICE ? rw_local_byte(i, j) :
+							 rw_remote_byte(at);
+
+			bad += p[j] != want || mock->remote[at] != want;
+		}
+	}
+	KUNIT_EXPECT_EQ_MSG(test, bad, 0, "signature I/O data wrong");
+}
+
+/* What else goes wrong in an init that must fail. */
+enum rw_quirk {
+	RW_Q_NONE,
+	RW_Q_EMPTY,		/* no entries */
+	RW_Q_NO_ATTRS,		/* signature: no attributes */
+	RW_Q_NO_INTEGRITY,	/* signature: a QP without integrity */
+	RW_Q_SHORT_PI,		/* signature: PI buffer a tuple short */
+};
+
+/**
+ * struct rw_fault - an init that must fail and leave nothing behind
+ * @name:	for the test description
+ * @api:	RW_SG, RW_BVEC or RW_SIG
+ * @profile:	the device
+ * @dir:	the direction asked for
+ * @nents:	pages of the buffer; data pages of a signature I/O
+ * @offset:	where the I/O starts: sg_offset, or the bio_vec iterator's
+ * @ctxs:	R/W contexts the QP is sized for, so MRs in its pool(s)
+ * @held:	MRs taken from the pool before the init
+ * @fail_dma_map: the DMA mapping that fails (1 = the first), or 0
+ * @map_short:	&ib_mock.map_short for the init
+ * @map_error:	&ib_mock.map_error for the init
+ * @quirk:	anything else that is wrong
+ * @err:	the errno expected
+ */
+struct rw_fault {
+	const char *name;
+	enum rw_api api;
+	const struct ib_mock_profile *profile;
+	enum dma_data_direction dir;
+	u32 nents;
+	u32 offset;
+	u32 ctxs;
+	u32 held;
+	unsigned int fail_dma_map;
+	unsigned int map_short;
+	int map_error;
+	enum rw_quirk quirk;
+	int err;
+};
+
+#define RW_RD	DMA_FROM_DEVICE
+#define RW_WR	DMA_TO_DEVICE
+#define RW_BIDI	DMA_BIDIRECTIONAL
+
+static const struct rw_fault rw_faults[] = {
+	{ "sg: no entries", RW_SG, &ib_mock_ib, RW_RD, 3, 0, 1,
+	  .quirk = RW_Q_EMPTY, .err = -EINVAL },
+	{ "sg: bidirectional", RW_SG, &ib_mock_ib, RW_BIDI, 3, 0, 1,
+	  .err = -EINVAL },
+	{ "sg: offset at the end", RW_SG, &ib_mock_ib, RW_WR, 3,
+	  3 * PAGE_SIZE, 1, .err = -EINVAL },
+	{ "sg: offset past the end", RW_SG, &ib_mock_iwarp, RW_RD, 3,
+	  3 * PAGE_SIZE + 1, 1, .err = -EINVAL },
+	{ "sg: DMA mapping fails", RW_SG, &ib_mock_ib, RW_WR, 3, 0, 1,
+	  .fail_dma_map = 1, .err = -ENOMEM },
+	{ "sg: DMA mapping fails, MR I/O", RW_SG, &ib_mock_iwarp, RW_RD, 3, 0,
+	  1, .fail_dma_map = 1, .err = -ENOMEM },
+	{ "sg: no MR pool", RW_SG, &ib_mock_iwarp, RW_RD, 3, 0, 0,
+	  .err = -EINVAL },
+	{ "sg: MR pool empty", RW_SG, &ib_mock_iwarp, RW_RD, 3, 0, 1, 1,
+	  .err = -EAGAIN },
+	{ "sg: MR pool runs out midway", RW_SG, &ib_mock_small_mr, RW_RD, 9,
+	  0, 3, 1, .err = -EAGAIN },
+	{ "sg: MR maps short", RW_SG, &ib_mock_small_mr, RW_RD, 9, 0, 3,
+	  .map_short = 1, .err = -EINVAL },
+	{ "sg: MR map fails", RW_SG, &ib_mock_small_mr, RW_RD, 9, 0, 3,
+	  .map_error = -EIO, .err = -EIO },
+	{ "sg: offset skips 2 entries, then MR pool empty", RW_SG,
+	  &ib_mock_iwarp, RW_RD, 4, 2 * PAGE_SIZE + 5, 1, 1, .err = -EAGAIN },
+	{ "sg: offset skips 1 entry, then MR map fails", RW_SG,
+	  &ib_mock_small_mr, RW_RD, 9, PAGE_SIZE, 3, .map_error = -EIO,
+	  .err = -EIO },
+	{ "sg: offset skips 2 entries, then DMA mapping fails", RW_SG,
+	  &ib_mock_ib, RW_WR, 4, 2 * PAGE_SIZE + 5, 1, .fail_dma_map = 1,
+	  .err = -ENOMEM },
+
+	{ "bvec: no entries", RW_BVEC, &ib_mock_ib, RW_RD, 3, 0, 1,
+	  .quirk = RW_Q_EMPTY, .err = -EINVAL },
+	{ "bvec: empty iterator", RW_BVEC, &ib_mock_ib, RW_WR, 3,
+	  3 * PAGE_SIZE, 1, .err = -EINVAL },
+	{ "bvec: bidirectional", RW_BVEC, &ib_mock_ib, RW_BIDI, 3, 0, 1,
+	  .err = -EINVAL },
+	{ "bvec: DMA mapping of the one SGE fails", RW_BVEC, &ib_mock_ib,
+	  RW_WR, 1, 0, 1, .fail_dma_map = 1, .err = -ENOMEM },
+	{ "bvec: 1st of 3 DMA mappings fails", RW_BVEC, &ib_mock_ib, RW_RD, 3,
+	  0, 1, .fail_dma_map = 1, .err = -ENOMEM },
+	{ "bvec: 3rd of 3 DMA mappings fails", RW_BVEC, &ib_mock_ib, RW_RD, 3,
+	  0, 1, .fail_dma_map = 3, .err = -ENOMEM },
+	{ "bvec: 3rd of 5 DMA mappings fails, 3 WRs", RW_BVEC, &ib_mock_sge1,
+	  RW_WR, 5, 0, 1, .fail_dma_map = 3, .err = -ENOMEM },
+	{ "bvec: DMA mapping fails, MR I/O", RW_BVEC, &ib_mock_iwarp, RW_RD, 3,
+	  0, 1, .fail_dma_map = 1, .err = -ENOMEM },
+	{ "bvec: no MR pool", RW_BVEC, &ib_mock_iwarp, RW_RD, 3, 0, 0,
+	  .err = -EINVAL },
+	{ "bvec: MR pool empty", RW_BVEC, &ib_mock_iwarp, RW_RD, 3, 0, 1, 1,
+	  .err = -EAGAIN },
+	{ "bvec: MR pool runs out midway", RW_BVEC, &ib_mock_small_mr, RW_RD,
+	  9, 0, 3, 1, .err = -EAGAIN },
+	{ "bvec: MR maps short", RW_BVEC, &ib_mock_small_mr, RW_RD, 9, 0, 3,
+	  .map_short = 1, .err = -EINVAL },
+	{ "bvec: MR map fails", RW_BVEC, &ib_mock_small_mr, RW_RD, 9, 0, 3,
+	  .map_error = -EIO, .err = -EIO },
+	{ "bvec: iterator skips 2 entries, then MR pool empty", RW_BVEC,
+	  &ib_mock_iwarp, RW_RD, 4, 2 * PAGE_SIZE + 5, 1, 1, .err = -EAGAIN },
+	{ "bvec: iterator skips 1 entry, then 2nd DMA mapping fails", RW_BVEC,
+	  &ib_mock_ib, RW_WR, 4, PAGE_SIZE + 5, 1, .fail_dma_map = 2,
+	  .err = -ENOMEM },
+
+	{ "sig: QP without integrity", RW_SIG, &ib_mock_pi, RW_WR, 1, 0, 1,
+	  .quirk = RW_Q_NO_INTEGRITY, .err = -EOPNOTSUPP },
+	{ "sig: no data entries", RW_SIG, &ib_mock_pi, RW_WR, 1, 0, 1,
+	  .quirk = RW_Q_EMPTY, .err = -EINVAL },
+	{ "sig: no attributes", RW_SIG, &ib_mock_pi, RW_WR, 1, 0, 1,
+	  .quirk = RW_Q_NO_ATTRS, .err = -EINVAL },
+	{ "sig: bidirectional", RW_SIG, &ib_mock_pi, RW_BIDI, 1, 0, 1,
+	  .err = -EINVAL },
+	{ "sig: too many data entries", RW_SIG, &ib_mock_pi, RW_WR, 17, 0, 1,
+	  .err = -EINVAL },
+	{ "sig: data DMA mapping fails", RW_SIG, &ib_mock_pi, RW_WR, 2, 0, 1,
+	  .fail_dma_map = 1, .err = -ENOMEM },
+	{ "sig: PI DMA mapping fails", RW_SIG, &ib_mock_pi, RW_RD, 2, 0, 1,
+	  .fail_dma_map = 2, .err = -ENOMEM },
+	{ "sig: integrity pool empty", RW_SIG, &ib_mock_pi, RW_WR, 2, 0, 1, 1,
+	  .err = -EAGAIN },
+	{ "sig: PI map fails", RW_SIG, &ib_mock_pi, RW_RD, 2, 0, 1,
+	  .map_error = -EIO, .err = -EIO },
+	{ "sig: PI maps short", RW_SIG, &ib_mock_pi, RW_WR, 2, 0, 1,
+	  .map_short = 1, .err = -EINVAL },
+	{ "sig: PI buffer short", RW_SIG, &ib_mock_pi, RW_WR, 2, 0, 1,
+	  .quirk = RW_Q_SHORT_PI, .err = -EINVAL },
+};
+
+/* DMA mapping failures can be injected only where the mock counts. */
+static const void *rw_fault_gen(const void *prev, char *desc)
+{
+	const struct rw_fault *f = prev ? (const struct rw_fault *)prev + 1 :
+					  rw_faults;
+
+	for (; f < rw_faults + ARRAY_SIZE(rw_faults); f++) {
+		if (f->fail_dma_map && !IB_MOCK_DMA_COUNTED)
+			continue;
+		strscpy(desc, f->name, KUNIT_PARAM_DESC_SIZE);
+		return f;
+	}
+	return NULL;
+}
+
+static int rw_fault_init(struct rdma_rw_ctx *ctx, struct ib_mock *mock,
+			 struct rw_buf *buf, struct rw_sig *sig,
+			 const struct rw_fault *f)
+{
+	u32 nents = f->quirk == RW_Q_EMPTY ? 0 : f->nents;
+	u64 remote = mock->remote_addr + RW_REMOTE_OFF;
+
+	switch (f->api) {
+	case RW_SG:
+		return rdma_rw_ctx_init(ctx, mock->qp, RW_PORT, buf->sgl, nents,
+					f->offset, remote, mock->remote_rkey,
+					f->dir);
+	case RW_BVEC:
+		return rdma_rw_ctx_init_bvec(ctx, mock->qp, RW_PORT, buf->bvecs,
+					     nents,
+					     rw_bvec_iter(buf, f->offset),
+					     remote, mock->remote_rkey, f->dir);
+	default:
+		sig->nents = nents;
+		return rw_sig_init(ctx, mock, buf, sig,
+				   f->quirk == RW_Q_NO_ATTRS ? NULL :
+				   &sig->attrs, f->dir);
+	}
+}
+
+static void rw_fault_destroy(struct rdma_rw_ctx *ctx, struct ib_mock *mock,
+			     struct rw_buf *buf, struct rw_sig *sig,
+			     const struct rw_fault *f)
+{
+	if (f->api == RW_SIG)
+		rw_sig_destroy(ctx, mock, buf, sig, f->dir);
+	else
+		rw_destroy(ctx, mock, buf, f->dir, f->api);
+}
+
+/*
+ * Every way an init fails: an errno and a context that destroy leaves
+ * alone, no work request posted, every MR back in the pool and, where
+ * DMA mappings are counted, each one made undone by an exact unmap; then
+ * an I/O that works.  That I/O is a READ after a bad direction, a WRITE
+ * on a QP without MRs, and it starts at the offset of the failed one
+ * unless that was past the end.
+ */
+static void rw_test_init_fault(struct kunit *test)
+{
+	const struct rw_fault *f = test->param_value;
+	bool pi = f->api == RW_SIG && f->quirk != RW_Q_NO_INTEGRITY;
+	struct rw_shape shape = { "fault", f->nents + (f->api == RW_SIG) };
+	struct ib_mock *mock = ib_mock_create(test, f->profile, f->ctxs,
+					      pi ? IB_QP_CREATE_INTEGRITY_EN :
+						   0);
+	struct list_head *pool = pi ? &mock->qp->sig_mrs : &mock->qp->rdma_mrs;
+	unsigned int posted = mock->nr_posted, unmaps;
+	unsigned int free = ib_mock_pool_free(mock, pool);
+	struct ib_mr *held[2] = {};
+	enum dma_data_direction dir;
+	struct rw_dma_mark mark;
+	struct rdma_rw_ctx ctx;
+	struct rw_buf *buf;
+	struct rw_sig sig;
+	u32 i;
+
+	buf = rw_buf_alloc(test, &shape);
+	if (f->api == RW_SIG)
+		rw_sig_prepare(&sig, buf->pages[f->nents], f->nents,
+			       f->quirk == RW_Q_SHORT_PI);
+
+	KUNIT_ASSERT_LE(test, f->held, ARRAY_SIZE(held));
+	for (i = 0; i < f->held; i++) {
+		held[i] = ib_mr_pool_get(mock->qp, pool);
+		KUNIT_ASSERT_NOT_NULL(test, held[i]);
+	}
+	mock->fail_dma_map = f->fail_dma_map;
+	mock->map_short = f->map_short;
+	mock->map_error = f->map_error;
+
+	mark = rw_dma_mark(mock);
+	ctx.nr_ops = 42;
+	KUNIT_EXPECT_EQ(test, f->err, rw_fault_init(&ctx, mock, buf, &sig, f));
+	KUNIT_EXPECT_EQ(test, ctx.nr_ops, 0);
+	KUNIT_EXPECT_EQ(test, mock->qp->mrs_used, f->held);
+	KUNIT_EXPECT_EQ(test, mock->nr_posted, posted);
+	rw_expect_dma_undone(test, mock, &mark);
+	if (mock->dma_counted && f->fail_dma_map) {
+		/* The injected failure was reached, and mapped nothing. */
+		KUNIT_EXPECT_EQ(test, mock->fail_dma_map, 0);
+		KUNIT_EXPECT_EQ(test, mock->dma_maps - mark.maps,
+				f->fail_dma_map - 1);
+	}
+	unmaps = mock->dma_unmaps;
+	rw_fault_destroy(&ctx, mock, buf, &sig, f);
+	KUNIT_EXPECT_EQ(test, mock->dma_unmaps, unmaps);
+
+	mock->fail_dma_map = 0;
+	mock->map_short = 0;
+	mock->map_error = 0;
+	for (i = 0; i < f->held; i++)
+		ib_mr_pool_put(mock->qp, pool, held[i]);
+	KUNIT_EXPECT_EQ(test, mock->qp->mrs_used, 0);
+	KUNIT_EXPECT_EQ(test, ib_mock_pool_free(mock, pool), free);
+
+	dir = f->dir == RW_BIDI ? DMA_FROM_DEVICE : f->dir;
+	if (!f->ctxs)
+		dir = DMA_TO_DEVICE;
+	if (pi) {
+		rw_sig_prepare(&sig, buf->pages[f->nents],
+			       min(f->nents, ib_mock_pi.max_pi_fr_pages),
+			       false);
+		rw_sig_do_io(test, mock, buf, &sig, dir);
+	} else {
+		rw_do_io(test, mock, buf,
+			 f->offset < rw_xfer_len(buf, 0) ? f->offset : 0, dir,
+			 f->api == RW_BVEC ? RW_BVEC : RW_SG);
+	}
+}
+
+/*
  * Every profile, API, direction and shape, or with force_mr the shapes
  * marked for it, into the cases from @c up to @end.  Return: where the
  * next case goes, or NULL if they do not fit.
@@ -1018,6 +1379,7 @@ static struct kunit_case rw_test_cases[] = {
 	KUNIT_CASE(rw_test_sizing),
 	KUNIT_CASE(rw_test_bvec_bad_input),
 	KUNIT_CASE(rw_test_bvec_multipage),
+	KUNIT_CASE_PARAM(rw_test_init_fault, rw_fault_gen),
 	{}
 };
 

@@ -144,18 +144,32 @@ static struct rw_buf *rw_buf_new(struct kunit *test, u32 nents)
 	return buf;
 }
 
-/* Entry @i: @len bytes at @off in @page, which gets the pattern of page @i. */
-static void rw_buf_set(struct rw_buf *buf, u32 i, struct page *page, u32 off,
-		       u32 len)
+static void rw_fill_page(struct rw_buf *buf, u32 i)
 {
-	u8 *p = page_address(page);
+	u8 *p = page_address(buf->pages[i]);
 	u32 j;
 
 	for (j = 0; j < PAGE_SIZE; j++)
 		p[j] = rw_local_byte(i, j);
+}
+
+/* Entry @i: @len bytes at @off in @page, which gets the pattern of page @i. */
+static void rw_buf_set(struct rw_buf *buf, u32 i, struct page *page, u32 off,
+		       u32 len)
+{
 	buf->pages[i] = page;
+	rw_fill_page(buf, i);
 	sg_set_page(&buf->sgl[i], page, len, off);
 	bvec_set_page(&buf->bvecs[i], page, len, off);
+}
+
+/* Undo what READs wrote: every page gets its pattern again. */
+static void rw_buf_refill(struct rw_buf *buf)
+{
+	u32 i;
+
+	for (i = 0; i < buf->nents; i++)
+		rw_fill_page(buf, i);
 }
 
 static struct rw_buf *rw_buf_alloc(struct kunit *test,
@@ -1328,6 +1342,163 @@ static void rw_test_init_fault(struct kunit *test)
 }
 
 /*
+ * The regression upstream fixed in 8e913a8d89cd: an offset that skips
+ * whole entries moves rw.c's cursor, not the list to unmap.  Destroy must
+ * unmap the caller's list and count as passed to init (rw_do_io() checks
+ * that where mappings are counted, and the mock fails any other unmap);
+ * rw_faults has the failing inits after a skip.  Offsets skip 0 to 4 of 5
+ * entries, the first of which starts 8 bytes before its page ends.
+ */
+static void rw_test_offset_skip(struct kunit *test)
+{
+	static const struct rw_shape shape = { "skip", 5, PAGE_SIZE - 8 };
+	const struct ib_mock_profile *const profiles[] = {
+		&ib_mock_ib, &ib_mock_iwarp, &ib_mock_sge1, &ib_mock_small_mr,
+	};
+	const u32 offsets[] = {
+		7, 8, 8 + 5, 8 + PAGE_SIZE, 8 + 3 * PAGE_SIZE + 1,
+	};
+	u32 p, o, d, a;
+
+	for (p = 0; p < ARRAY_SIZE(profiles); p++) {
+		struct ib_mock *mock = ib_mock_create(test, profiles[p],
+						      RW_CTXS, 0);
+		struct rw_buf *buf = rw_buf_alloc(test, &shape);
+
+		for (a = 0; a < 2; a++)
+			for (d = 0; d < 2; d++)
+				for (o = 0; o < ARRAY_SIZE(offsets); o++) {
+					rw_buf_refill(buf);
+					rw_do_io(test, mock, buf, offsets[o],
+						 d ? DMA_FROM_DEVICE :
+						     DMA_TO_DEVICE,
+						 a ? RW_BVEC : RW_SG);
+				}
+	}
+}
+
+/* A piece of a bio_vec I/O that lies in one page. */
+struct rw_piece {
+	struct page *page;
+	u32 off;
+	u32 len;
+};
+
+#define RW_PIECES	6
+
+/* How many of the pieces lie inside one live DMA entry in direction @dir. */
+static u32 rw_pieces_mapped(struct ib_mock *mock,
+			    const struct rw_piece *pieces,
+			    enum dma_data_direction dir)
+{
+	u32 i, n = 0;
+
+	for (i = 0; i < RW_PIECES; i++)
+		n += ib_mock_dma_mapped(mock, pieces[i].page, pieces[i].off,
+					pieces[i].len, dir);
+	return n;
+}
+
+/* One I/O of rw_test_bvec_dma(); piece i holds bytes of value i + 1. */
+static void rw_bvec_dma_io(struct kunit *test, struct ib_mock *mock,
+			   const struct bio_vec *bvecs, struct bvec_iter iter,
+			   const struct rw_piece *pieces,
+			   enum dma_data_direction dir)
+{
+	bool mr = rw_expect_mr(mock->profile, RW_PIECES, dir, RW_BVEC);
+	struct rw_dma_mark mark = rw_dma_mark(mock);
+	struct ib_mock_done done = IB_MOCK_DONE_INIT;
+	size_t pos = RW_REMOTE_OFF, bad = 0;
+	struct rdma_rw_ctx ctx;
+	u32 i, j;
+
+	for (i = 0; i < RW_PIECES; i++)
+		memset(page_address(pieces[i].page), i + 1, PAGE_SIZE);
+	rw_fill_remote(mock, iter.bi_size);
+	KUNIT_ASSERT_GT(test, rdma_rw_ctx_init_bvec(&ctx, mock->qp, RW_PORT,
+						    bvecs, 3, iter,
+						    mock->remote_addr +
+						    RW_REMOTE_OFF,
+						    mock->remote_rkey, dir), 0);
+	if (mock->dma_counted) {
+		KUNIT_EXPECT_EQ(test, mock->dma_maps - mark.maps, mr ? 1 : 3);
+		KUNIT_EXPECT_EQ(test, rw_pieces_mapped(mock, pieces, dir),
+				RW_PIECES);
+	}
+	KUNIT_ASSERT_EQ(test, 0, rdma_rw_ctx_post(&ctx, mock->qp, RW_PORT,
+						  &done.cqe, NULL));
+	KUNIT_EXPECT_EQ(test, ib_mock_poll(mock), 1);
+	KUNIT_EXPECT_EQ(test, done.status, IB_WC_SUCCESS);
+	rdma_rw_ctx_destroy_bvec(&ctx, mock->qp, RW_PORT, bvecs, 3, dir);
+	KUNIT_EXPECT_EQ(test, mock->qp->mrs_used, 0);
+	rw_expect_dma_undone(test, mock, &mark);
+	if (mock->dma_counted)
+		KUNIT_EXPECT_EQ(test, rw_pieces_mapped(mock, pieces, dir), 0);
+
+	/* Both sides hold the stream of pieces, in order. */
+	for (i = 0; i < RW_PIECES; i++) {
+		u8 *p = page_address(pieces[i].page);
+
+		for (j = pieces[i].off; j < pieces[i].off + pieces[i].len;
+		     j++, pos++) {
+			u8 want = dir == DMA_TO_DEVICE ? i + 1 :
+							 rw_remote_byte(pos);
+
+			bad += p[j] != want || mock->remote[pos] != want;
+		}
+	}
+	KUNIT_EXPECT_EQ_MSG(test, bad, 0, "%s %s: data wrong",
+			    mock->profile->name,
+			    dir == DMA_TO_DEVICE ? "write" : "read");
+}
+
+/*
+ * bio_vec I/O maps each segment it moves on its own, a multi-page one
+ * whole, or for a registration builds and maps a list of its pages; its
+ * destroy unmaps each mapping exactly (the mock fails the test otherwise)
+ * and leaves none.  Segments: 4 pages from an offset of 100, of which the
+ * iterator skips 50 bytes, a whole page, and 1000 bytes of a third.
+ */
+static void rw_test_bvec_dma(struct kunit *test)
+{
+	const struct ib_mock_profile *const profiles[] = {
+		&ib_mock_ib, &ib_mock_sge1, &ib_mock_iwarp, &ib_mock_small_mr,
+	};
+	static const struct rw_shape shape = { "single", 2 };
+	const u32 total = 4 * PAGE_SIZE - 100 + PAGE_SIZE + 1000;
+	struct bvec_iter iter = { .bi_size = total - 50, .bi_bvec_done = 50 };
+	struct page *block = alloc_pages(GFP_KERNEL, 2);
+	struct rw_piece pieces[RW_PIECES];
+	struct bio_vec bvecs[3];
+	struct rw_buf *single;
+	u32 p, i;
+
+	KUNIT_ASSERT_NOT_NULL(test, block);
+	KUNIT_ASSERT_EQ(test, 0, kunit_add_action_or_reset(test,
+							   rw_free_order2,
+							   block));
+	single = rw_buf_alloc(test, &shape);
+	bvec_set_page(&bvecs[0], block, 4 * PAGE_SIZE - 100, 100);
+	bvec_set_page(&bvecs[1], single->pages[0], PAGE_SIZE, 0);
+	bvec_set_page(&bvecs[2], single->pages[1], 1000, 0);
+	pieces[0] = (struct rw_piece) { block, 150, PAGE_SIZE - 150 };
+	for (i = 1; i < 4; i++)
+		pieces[i] = (struct rw_piece) { nth_page(block, i), 0,
+						PAGE_SIZE };
+	pieces[4] = (struct rw_piece) { single->pages[0], 0, PAGE_SIZE };
+	pieces[5] = (struct rw_piece) { single->pages[1], 0, 1000 };
+
+	for (p = 0; p < ARRAY_SIZE(profiles); p++) {
+		struct ib_mock *mock = ib_mock_create(test, profiles[p],
+						      RW_CTXS, 0);
+
+		rw_bvec_dma_io(test, mock, bvecs, iter, pieces, DMA_TO_DEVICE);
+		rw_bvec_dma_io(test, mock, bvecs, iter, pieces,
+			       DMA_FROM_DEVICE);
+	}
+}
+
+/*
  * Every profile, API, direction and shape, or with force_mr the shapes
  * marked for it, into the cases from @c up to @end.  Return: where the
  * next case goes, or NULL if they do not fit.
@@ -1380,6 +1551,8 @@ static struct kunit_case rw_test_cases[] = {
 	KUNIT_CASE(rw_test_bvec_bad_input),
 	KUNIT_CASE(rw_test_bvec_multipage),
 	KUNIT_CASE_PARAM(rw_test_init_fault, rw_fault_gen),
+	KUNIT_CASE(rw_test_offset_skip),
+	KUNIT_CASE(rw_test_bvec_dma),
 	{}
 };
 

@@ -1498,6 +1498,276 @@ static void rw_test_bvec_dma(struct kunit *test)
 	}
 }
 
+#if IB_MOCK_DMA_COUNTED
+/*
+ * Cases about DMA mappings as such, which the mock counts only where
+ * devices can have DMA ops of their own; elsewhere there is nothing for
+ * them to check, and they are left out.
+ */
+
+static void rw_free_order3(void *page)
+{
+	__free_pages(page, 3);
+}
+
+/*
+ * Where the mock merges DMA entries as an IOMMU may, a list maps to fewer
+ * DMA entries than it has: here pages 0-3 of a block become one, page 5
+ * another.  The unmap must still name the list and the count passed to
+ * map, also when the offset skips the merged entry.
+ */
+static void rw_test_dma_merged(struct kunit *test)
+{
+	static const u32 pages[] = { 0, 1, 2, 3, 5 };
+	const struct ib_mock_profile *const profiles[] = {
+		&ib_mock_ib, &ib_mock_iwarp,
+	};
+	const u32 offsets[] = { 0, 100, 4 * PAGE_SIZE, 4 * PAGE_SIZE + 10 };
+	u32 p, o, d, a, i;
+
+	for (p = 0; p < ARRAY_SIZE(profiles); p++) {
+		struct ib_mock *mock = ib_mock_create(test, profiles[p],
+						      RW_CTXS, 0);
+		struct rw_buf *buf = rw_buf_new(test, ARRAY_SIZE(pages));
+		struct page *block;
+
+		KUNIT_ASSERT_TRUE(test, mock->dma_counted);
+		mock->dma_merge = true;
+		block = alloc_pages(GFP_KERNEL, 3);
+		KUNIT_ASSERT_NOT_NULL(test, block);
+		KUNIT_ASSERT_EQ(test, 0,
+				kunit_add_action_or_reset(test, rw_free_order3,
+							  block));
+		for (i = 0; i < ARRAY_SIZE(pages); i++)
+			rw_buf_set(buf, i, nth_page(block, pages[i]), 0,
+				   PAGE_SIZE);
+
+		KUNIT_ASSERT_EQ(test, 2, ib_dma_map_sg(mock->dev, buf->sgl,
+						       buf->nents,
+						       DMA_TO_DEVICE));
+		KUNIT_EXPECT_EQ(test, sg_dma_len(&buf->sgl[0]), 4 * PAGE_SIZE);
+		KUNIT_EXPECT_EQ(test, sg_dma_len(&buf->sgl[1]), PAGE_SIZE);
+		ib_dma_unmap_sg(mock->dev, buf->sgl, buf->nents, DMA_TO_DEVICE);
+		KUNIT_EXPECT_EQ(test, mock->dma_live, 0);
+
+		for (a = 0; a < 2; a++)
+			for (d = 0; d < 2; d++)
+				for (o = 0; o < ARRAY_SIZE(offsets); o++) {
+					rw_buf_refill(buf);
+					rw_do_io(test, mock, buf, offsets[o],
+						 d ? DMA_FROM_DEVICE :
+						     DMA_TO_DEVICE,
+						 a ? RW_BVEC : RW_SG);
+				}
+	}
+}
+
+/*
+ * The mock's DMA bookkeeping itself: bus addresses are neither virtual nor
+ * physical ones, and an unmap must name a live mapping exactly, or it
+ * counts as bad (and would fail the test, but for dma_expect_bad) and
+ * undoes nothing.
+ */
+static void rw_test_dma_checker(struct kunit *test)
+{
+	static const struct rw_shape shape = { "checker", 3 };
+	struct ib_mock *mock = ib_mock_create(test, &ib_mock_ib, 1, 0);
+	struct ib_device *dev = mock->dev;
+	struct rw_buf *buf;
+	u64 addr, phys;
+	u32 i;
+
+	KUNIT_ASSERT_TRUE(test, mock->dma_counted);
+	buf = rw_buf_alloc(test, &shape);
+
+	KUNIT_ASSERT_EQ(test, 3, ib_dma_map_sg(dev, buf->sgl, 3,
+					       DMA_TO_DEVICE));
+	for (i = 0; i < 3; i++)
+		KUNIT_EXPECT_EQ(test, sg_dma_address(&buf->sgl[i]),
+				page_to_phys(buf->pages[i]) +
+				IB_MOCK_DMA_OFFSET);
+	KUNIT_EXPECT_TRUE(test, ib_mock_dma_sg_live(mock, buf->sgl, 3,
+						    DMA_TO_DEVICE));
+	KUNIT_EXPECT_TRUE(test, ib_mock_dma_mapped(mock, buf->pages[1], 0,
+						   PAGE_SIZE, DMA_TO_DEVICE));
+	KUNIT_EXPECT_FALSE(test, ib_mock_dma_mapped(mock, buf->pages[1], 0,
+						    PAGE_SIZE,
+						    DMA_FROM_DEVICE));
+
+	mock->dma_expect_bad = true;
+	/* The list without its head, as after an offset skip. */
+	ib_dma_unmap_sg(dev, &buf->sgl[1], 2, DMA_TO_DEVICE);
+	/* The count of DMA entries, or any other count. */
+	ib_dma_unmap_sg(dev, buf->sgl, 2, DMA_TO_DEVICE);
+	ib_dma_unmap_sg(dev, buf->sgl, 3, DMA_FROM_DEVICE);
+	KUNIT_EXPECT_EQ(test, mock->dma_bad, 3);
+	KUNIT_EXPECT_EQ(test, mock->dma_unmaps, 0);
+	KUNIT_EXPECT_EQ(test, mock->dma_live, 1);
+	/* Mapping a list that is mapped already. */
+	KUNIT_EXPECT_EQ(test, 3, ib_dma_map_sg(dev, buf->sgl, 3,
+					       DMA_TO_DEVICE));
+	KUNIT_EXPECT_EQ(test, mock->dma_bad, 4);
+	ib_dma_unmap_sg(dev, buf->sgl, 3, DMA_TO_DEVICE);
+	ib_dma_unmap_sg(dev, buf->sgl, 3, DMA_TO_DEVICE);
+	KUNIT_EXPECT_EQ(test, mock->dma_bad, 4);
+	KUNIT_EXPECT_EQ(test, mock->dma_live, 0);
+	KUNIT_EXPECT_FALSE(test, ib_mock_dma_sg_live(mock, buf->sgl, 3,
+						     DMA_TO_DEVICE));
+
+	addr = ib_dma_map_page(dev, buf->pages[0], 100, 200, DMA_FROM_DEVICE);
+	KUNIT_ASSERT_FALSE(test, ib_dma_mapping_error(dev, addr));
+	phys = page_to_phys(buf->pages[0]) + 100;
+	KUNIT_EXPECT_EQ(test, addr, phys + IB_MOCK_DMA_OFFSET);
+	ib_dma_unmap_page(dev, addr, 199, DMA_FROM_DEVICE);
+	ib_dma_unmap_page(dev, addr + 1, 199, DMA_FROM_DEVICE);
+	ib_dma_unmap_page(dev, addr, 200, DMA_TO_DEVICE);
+	ib_dma_unmap_page(dev, phys, 200, DMA_FROM_DEVICE);
+	ib_dma_unmap_page(dev, (uintptr_t)page_address(buf->pages[0]) + 100,
+			  200, DMA_FROM_DEVICE);
+	KUNIT_EXPECT_EQ(test, mock->dma_bad, 9);
+	KUNIT_EXPECT_EQ(test, mock->dma_live, 1);
+	ib_dma_unmap_page(dev, addr, 200, DMA_FROM_DEVICE);
+	KUNIT_EXPECT_EQ(test, mock->dma_bad, 9);
+	KUNIT_EXPECT_EQ(test, mock->dma_live, 0);
+	mock->dma_expect_bad = false;
+
+	/* Injected failures map nothing. */
+	mock->fail_dma_map = 1;
+	KUNIT_EXPECT_EQ(test, 0, ib_dma_map_sg(dev, buf->sgl, 3,
+					       DMA_TO_DEVICE));
+	mock->fail_dma_map = 2;
+	addr = ib_dma_map_page(dev, buf->pages[0], 0, PAGE_SIZE,
+			       DMA_TO_DEVICE);
+	KUNIT_EXPECT_FALSE(test, ib_dma_mapping_error(dev, addr));
+	KUNIT_EXPECT_TRUE(test,
+			  ib_dma_mapping_error(dev,
+					       ib_dma_map_page(dev,
+							       buf->pages[1], 0,
+							       PAGE_SIZE,
+							       DMA_TO_DEVICE)));
+	ib_dma_unmap_page(dev, addr, PAGE_SIZE, DMA_TO_DEVICE);
+	KUNIT_EXPECT_EQ(test, mock->dma_maps, 4);
+	KUNIT_EXPECT_EQ(test, mock->dma_unmaps, 4);
+	KUNIT_EXPECT_EQ(test, mock->dma_live, 0);
+}
+
+/* What an SGE of rw_post_sge() points at. */
+enum rw_sge_addr {
+	RW_SGE_BUS,		/* the bus address of the mapping */
+	RW_SGE_VIRT,		/* the page's kernel virtual address */
+	RW_SGE_PHYS,		/* its physical address */
+	RW_SGE_LONG,		/* the bus address, one byte too long */
+	RW_SGE_UNMAPPED,	/* the bus address, after the unmap */
+};
+
+/*
+ * Map a page with map_page in direction @mapped, on a mock of its own,
+ * post one @opcode of one SGE through the local DMA lkey that points at
+ * it as @how says, and return how that completed.
+ */
+static enum ib_wc_status rw_post_sge(struct kunit *test,
+				     enum ib_wr_opcode opcode,
+				     enum dma_data_direction mapped,
+				     enum rw_sge_addr how)
+{
+	static const struct rw_shape shape = { "sge", 1 };
+	struct ib_mock *mock = ib_mock_create(test, &ib_mock_ib, 1, 0);
+	struct page *page = rw_buf_alloc(test, &shape)->pages[0];
+	struct ib_mock_done done = IB_MOCK_DONE_INIT;
+	struct ib_sge sge = {
+		.length = PAGE_SIZE,
+		.lkey = mock->pd->local_dma_lkey,
+	};
+	struct ib_rdma_wr wr = {
+		.wr = {
+			.wr_cqe = &done.cqe,
+			.opcode = opcode,
+			.send_flags = IB_SEND_SIGNALED,
+			.sg_list = &sge,
+			.num_sge = 1,
+		},
+		.remote_addr = mock->remote_addr,
+		.rkey = mock->remote_rkey,
+	};
+	u64 bus;
+
+	bus = ib_dma_map_page(mock->dev, page, 0, PAGE_SIZE, mapped);
+	KUNIT_ASSERT_FALSE(test, ib_dma_mapping_error(mock->dev, bus));
+	sge.addr = bus;
+	if (how == RW_SGE_VIRT)
+		sge.addr = (uintptr_t)page_address(page);
+	else if (how == RW_SGE_PHYS)
+		sge.addr = page_to_phys(page);
+	else if (how == RW_SGE_LONG)
+		sge.length++;
+	else if (how == RW_SGE_UNMAPPED)
+		ib_dma_unmap_page(mock->dev, bus, PAGE_SIZE, mapped);
+
+	KUNIT_EXPECT_EQ(test, 0, ib_post_send(mock->qp, &wr.wr, NULL));
+	KUNIT_EXPECT_EQ(test, ib_mock_poll(mock), 1);
+	if (how != RW_SGE_UNMAPPED)
+		ib_dma_unmap_page(mock->dev, bus, PAGE_SIZE, mapped);
+	return done.status;
+}
+
+/*
+ * The QP reaches local memory only through bus addresses inside a live
+ * mapping whose direction allows the access: not through virtual or
+ * physical addresses, past the end of a mapping, against its direction or
+ * after its unmap; through an SGE or an MR alike.
+ */
+static void rw_test_dma_access(struct kunit *test)
+{
+	static const struct rw_shape shape = { "stale", 3 };
+	const enum ib_wc_status refused = IB_WC_LOC_PROT_ERR;
+	const enum ib_wc_status ok = IB_WC_SUCCESS;
+	struct ib_mock *mock = ib_mock_create(test, &ib_mock_iwarp, 1, 0);
+	struct ib_mock_done done = IB_MOCK_DONE_INIT;
+	struct rdma_rw_ctx ctx;
+	struct rw_buf *buf;
+
+	KUNIT_ASSERT_TRUE(test, mock->dma_counted);
+	KUNIT_EXPECT_EQ(test, ok, rw_post_sge(test, IB_WR_RDMA_WRITE,
+					      DMA_TO_DEVICE, RW_SGE_BUS));
+	KUNIT_EXPECT_EQ(test, ok, rw_post_sge(test, IB_WR_RDMA_READ,
+					      DMA_FROM_DEVICE, RW_SGE_BUS));
+	KUNIT_EXPECT_EQ(test, ok, rw_post_sge(test, IB_WR_RDMA_READ,
+					      DMA_BIDIRECTIONAL, RW_SGE_BUS));
+	KUNIT_EXPECT_EQ(test, refused, rw_post_sge(test, IB_WR_RDMA_WRITE,
+						   DMA_TO_DEVICE,
+						   RW_SGE_VIRT));
+	KUNIT_EXPECT_EQ(test, refused, rw_post_sge(test, IB_WR_RDMA_WRITE,
+						   DMA_TO_DEVICE,
+						   RW_SGE_PHYS));
+	KUNIT_EXPECT_EQ(test, refused, rw_post_sge(test, IB_WR_RDMA_WRITE,
+						   DMA_TO_DEVICE,
+						   RW_SGE_LONG));
+	KUNIT_EXPECT_EQ(test, refused, rw_post_sge(test, IB_WR_RDMA_WRITE,
+						   DMA_TO_DEVICE,
+						   RW_SGE_UNMAPPED));
+	KUNIT_EXPECT_EQ(test, refused, rw_post_sge(test, IB_WR_RDMA_READ,
+						   DMA_TO_DEVICE, RW_SGE_BUS));
+	KUNIT_EXPECT_EQ(test, refused, rw_post_sge(test, IB_WR_RDMA_WRITE,
+						   DMA_FROM_DEVICE,
+						   RW_SGE_BUS));
+
+	/* An MR over a list that was unmapped behind rw.c's back. */
+	buf = rw_buf_alloc(test, &shape);
+	KUNIT_ASSERT_GT(test, rw_init(&ctx, mock, buf, 0, DMA_FROM_DEVICE,
+				      RW_SG), 0);
+	ib_dma_unmap_sg(mock->dev, buf->sgl, 3, DMA_FROM_DEVICE);
+	KUNIT_ASSERT_EQ(test, 0, rdma_rw_ctx_post(&ctx, mock->qp, RW_PORT,
+						  &done.cqe, NULL));
+	KUNIT_EXPECT_EQ(test, ib_mock_poll(mock), 1);
+	KUNIT_EXPECT_EQ(test, done.status, refused);
+	mock->dma_expect_bad = true;
+	rw_destroy(&ctx, mock, buf, DMA_FROM_DEVICE, RW_SG);
+	KUNIT_EXPECT_EQ(test, mock->dma_bad, 1);
+	KUNIT_EXPECT_EQ(test, mock->dma_live, 0);
+	KUNIT_EXPECT_EQ(test, mock->qp->mrs_used, 0);
+}
+#endif /* IB_MOCK_DMA_COUNTED */
+
 /*
  * Every profile, API, direction and shape, or with force_mr the shapes
  * marked for it, into the cases from @c up to @end.  Return: where the
@@ -1553,6 +1823,11 @@ static struct kunit_case rw_test_cases[] = {
 	KUNIT_CASE_PARAM(rw_test_init_fault, rw_fault_gen),
 	KUNIT_CASE(rw_test_offset_skip),
 	KUNIT_CASE(rw_test_bvec_dma),
+#if IB_MOCK_DMA_COUNTED
+	KUNIT_CASE(rw_test_dma_merged),
+	KUNIT_CASE(rw_test_dma_checker),
+	KUNIT_CASE(rw_test_dma_access),
+#endif
 	{}
 };
 

@@ -18,8 +18,22 @@
  * engine of ib_mock_pi.c, which inserts, checks or strips PI as the
  * attributes say.  A PI error, as on hardware, does not fail the work
  * request: ib_check_mr_status() reports it.
+ *
+ * Where the architecture lets a device have DMA ops of its own
+ * (CONFIG_ARCH_HAS_DMA_OPS), the mock registers instead with a KUnit
+ * struct device whose DMA ops keep every live mapping: map_sg and
+ * map_page record what they mapped, and an unmap must name a live mapping
+ * exactly (the sg and nents passed to map_sg, or the address and length
+ * map_page returned, and the same direction) or the test fails, as it does
+ * for mappings still live when it ends.  A bus address is the physical
+ * address plus IB_MOCK_DMA_OFFSET, and the QP reaches local memory only
+ * through bus addresses inside a live mapping whose direction allows the
+ * access; anything else completes in error like a bad key.
  */
+#include <kunit/device.h>
 #include <kunit/resource.h>
+#include <kunit/test-bug.h>
+#include <linux/dma-map-ops.h>
 #include <linux/netdevice.h>
 #include <linux/vmalloc.h>
 #include <linux/xarray.h>
@@ -35,6 +49,8 @@
 #define MOCK_REMOTE_LEN		(8 << 20)
 #define MOCK_CQ_DEPTH		8192
 #define MOCK_LOG_CAP		4096
+/* Leaked DMA mappings reported one by one, before a count of the rest. */
+#define MOCK_DMA_REPORT		4
 
 const struct ib_mock_profile ib_mock_ib = {
 	.name = "ib", .protocol = RDMA_CORE_CAP_PROT_IB,
@@ -103,13 +119,50 @@ enum mock_mr_state {
 	MOCK_MR_INVALID,
 };
 
+/* One DMA entry of a live mapping: bus addresses @addr to @addr + @len. */
+struct mock_dma_range {
+	dma_addr_t addr;
+	size_t len;
+};
+
+/*
+ * A live mapping: map_sg of @nents entries from @sg, which @ents lists, or
+ * map_page (@sg NULL) of the one range in @ranges.
+ */
+struct mock_dma_map {
+	struct list_head node;
+	struct scatterlist *sg;
+	int nents;
+	enum dma_data_direction dir;
+	struct scatterlist **ents;
+	int nr_ranges;
+	struct mock_dma_range ranges[];
+};
+
+/*
+ * The counting DMA state of a mock, the drvdata of its DMA device.  @hint
+ * and @hint_range remember where the last lookup succeeded: the QP walks
+ * buffers in order, so the next lookup is most often there or one range
+ * further.
+ */
+struct mock_dma {
+	struct ib_mock *mock;
+	struct device_dma_parameters parms;
+	spinlock_t lock;	/* protects @live and the hint */
+	struct list_head live;
+	struct mock_dma_map *hint;
+	int hint_range;
+};
+
 /*
  * @pi_data, @pi_prot and @pi_wire hold one integrity transfer while the
- * T10-PI engine runs, as big as the largest an integrity MR maps.
+ * T10-PI engine runs, as big as the largest an integrity MR maps.  @dma is
+ * NULL with virtual DMA.
  */
 struct mock_dev {
 	struct ib_device ibdev;
 	struct ib_mock *mock;
+	struct mock_dma *dma;
 	struct xarray mrs;
 	u8 *pi_data;
 	u8 *pi_prot;
@@ -201,6 +254,354 @@ static struct ib_mock *qp_mock(struct ib_qp *ibqp)
 {
 	return to_mdev(ibqp->device)->mock;
 }
+
+static const char *mock_dma_dir_name(enum dma_data_direction dir)
+{
+	switch (dir) {
+	case DMA_BIDIRECTIONAL:
+		return "DMA_BIDIRECTIONAL";
+	case DMA_TO_DEVICE:
+		return "DMA_TO_DEVICE";
+	case DMA_FROM_DEVICE:
+		return "DMA_FROM_DEVICE";
+	default:
+		return "DMA_NONE";
+	}
+}
+
+/*
+ * A list is told by the bus address of its first entry: pointers print
+ * hashed, if at all.
+ */
+static u64 mock_dma_sg_bus(struct scatterlist *sg)
+{
+	return sg ? sg_phys(sg) + IB_MOCK_DMA_OFFSET : 0;
+}
+
+/*
+ * @m as the call that made it, from what the mapping recorded: the list
+ * itself may be gone by the time a leak is reported.
+ */
+static void mock_dma_describe(const struct mock_dma_map *m, char *buf,
+			      size_t size)
+{
+	if (m->sg)
+		scnprintf(buf, size, "map_sg(list at %#llx, nents %d, %s)",
+			  (u64)m->ranges[0].addr, m->nents,
+			  mock_dma_dir_name(m->dir));
+	else
+		scnprintf(buf, size, "map_page(%zu bytes at %#llx, %s)",
+			  m->ranges[0].len, (u64)m->ranges[0].addr,
+			  mock_dma_dir_name(m->dir));
+}
+
+/* A misuse of the DMA API: it fails the test that made it. */
+static void mock_dma_bad(struct mock_dma *dma, const char *msg)
+{
+	struct kunit *test = kunit_get_current_test();
+	struct ib_mock *mock = dma->mock;
+
+	if (mock->dma_expect_bad) {
+		mock->dma_bad++;
+		return;
+	}
+	if (!test)
+		test = mock->test;
+	KUNIT_FAIL(test, "%s", msg);
+}
+
+static bool mock_dma_range_has(const struct mock_dma_range *r, u64 addr,
+			       u64 len)
+{
+	return addr >= r->addr && addr - r->addr <= r->len &&
+	       len <= r->len - (addr - r->addr);
+}
+
+/*
+ * The live mapping with a range that holds all of @addr to @addr + @len,
+ * among those whose direction is in the mask @dirs; dma->lock held.
+ */
+static struct mock_dma_map *mock_dma_lookup(struct mock_dma *dma, u64 addr,
+					    u64 len, unsigned int dirs)
+{
+	struct mock_dma_map *m = dma->hint;
+	int i;
+
+	if (m && dirs & BIT(m->dir)) {
+		for (i = dma->hint_range;
+		     i < m->nr_ranges && i <= dma->hint_range + 1; i++)
+			if (mock_dma_range_has(&m->ranges[i], addr, len))
+				goto found;
+	}
+
+	list_for_each_entry(m, &dma->live, node) {
+		if (!(dirs & BIT(m->dir)))
+			continue;
+		for (i = 0; i < m->nr_ranges; i++)
+			if (mock_dma_range_has(&m->ranges[i], addr, len))
+				goto found;
+	}
+	return NULL;
+
+found:
+	dma->hint = m;
+	dma->hint_range = i;
+	return m;
+}
+
+/*
+ * The CPU address of the @len bytes at bus address @addr that the device
+ * is to write (@write) or read.  With counting DMA a live mapping whose
+ * direction allows that must hold all of them, or there is none: NULL.
+ */
+static u8 *mock_dma_ptr(struct mock_dev *mdev, u64 addr, u64 len,
+			bool write)
+{
+	unsigned int dirs = BIT(DMA_BIDIRECTIONAL) |
+			    BIT(write ? DMA_FROM_DEVICE : DMA_TO_DEVICE);
+	struct mock_dma *dma = mdev->dma;
+	unsigned long flags;
+	bool live;
+
+	if (!dma)
+		return (u8 *)(uintptr_t)addr;
+	spin_lock_irqsave(&dma->lock, flags);
+	live = mock_dma_lookup(dma, addr, len, dirs);
+	spin_unlock_irqrestore(&dma->lock, flags);
+	return live ? phys_to_virt(addr - IB_MOCK_DMA_OFFSET) : NULL;
+}
+
+static bool mock_dma_inject(struct ib_mock *mock)
+{
+	return mock->fail_dma_map && !--mock->fail_dma_map;
+}
+
+static void mock_dma_add(struct mock_dma *dma, struct mock_dma_map *m)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&dma->lock, flags);
+	list_add_tail(&m->node, &dma->live);
+	dma->mock->dma_maps++;
+	dma->mock->dma_live++;
+	spin_unlock_irqrestore(&dma->lock, flags);
+}
+
+/* Undo @m, with dma->lock held; the caller frees it. */
+static void mock_dma_remove(struct mock_dma *dma, struct mock_dma_map *m)
+{
+	list_del(&m->node);
+	if (dma->hint == m)
+		dma->hint = NULL;
+	dma->mock->dma_unmaps++;
+	dma->mock->dma_live--;
+}
+
+/* The live sg mapping made with @sg, with dma->lock held. */
+static struct mock_dma_map *mock_dma_find_sg(struct mock_dma *dma,
+					     struct scatterlist *sg)
+{
+	struct mock_dma_map *m;
+
+	list_for_each_entry(m, &dma->live, node)
+		if (m->sg == sg)
+			return m;
+	return NULL;
+}
+
+/*
+ * One DMA entry per entry of the list, or with @ib_mock.dma_merge one per
+ * run of entries that follow each other in bus address space, as long as
+ * the device's segment size allows.
+ */
+static int mock_dma_map_sg(struct device *dev, struct scatterlist *sgl,
+			   int nents, enum dma_data_direction dir,
+			   unsigned long attrs)
+{
+	struct mock_dma *dma = dev_get_drvdata(dev);
+	bool merge = dma->mock->dma_merge &&
+		     IS_ENABLED(CONFIG_NEED_SG_DMA_LENGTH);
+	size_t max_seg = dma_get_max_seg_size(dev);
+	struct mock_dma_range *r = NULL;
+	struct mock_dma_map *m, *old;
+	struct scatterlist *sg;
+	unsigned long flags;
+	char msg[192];
+	int i;
+
+	if (nents <= 0)
+		return -EINVAL;
+	if (mock_dma_inject(dma->mock))
+		return -ENOMEM;
+	m = kzalloc(size_add(struct_size(m, ranges, nents),
+			     array_size(nents, sizeof(*m->ents))), GFP_ATOMIC);
+	if (!m)
+		return -ENOMEM;
+	m->ents = (struct scatterlist **)&m->ranges[nents];
+	m->sg = sgl;
+	m->nents = nents;
+	m->dir = dir;
+
+	for (i = 0, sg = sgl; i < nents; i++, sg = sg_next(sg)) {
+		dma_addr_t addr;
+
+		if (!sg) {
+			kfree(m);
+			scnprintf(msg, sizeof(msg),
+				  "map_sg(list at %#llx, nents %d, %s): the list has only %d entries",
+				  mock_dma_sg_bus(sgl), nents,
+				  mock_dma_dir_name(dir), i);
+			mock_dma_bad(dma, msg);
+			return -EINVAL;
+		}
+		m->ents[i] = sg;
+		addr = sg_phys(sg) + IB_MOCK_DMA_OFFSET;
+		if (merge && r && r->addr + r->len == addr &&
+		    r->len + sg->length <= max_seg) {
+			r->len += sg->length;
+			continue;
+		}
+		r = &m->ranges[m->nr_ranges++];
+		r->addr = addr;
+		r->len = sg->length;
+	}
+	/* Entries past the DMA ones are empty, as after an IOMMU merge. */
+	for (i = 0; i < nents; i++) {
+		sg = m->ents[i];
+		sg->dma_address = i < m->nr_ranges ? m->ranges[i].addr :
+						     DMA_MAPPING_ERROR;
+		sg_dma_len(sg) = i < m->nr_ranges ? m->ranges[i].len : 0;
+	}
+
+	spin_lock_irqsave(&dma->lock, flags);
+	old = mock_dma_find_sg(dma, sgl);
+	if (old)
+		scnprintf(msg, sizeof(msg),
+			  "map_sg(list at %#llx, nents %d, %s): the list is mapped already, by map_sg(nents %d, %s)",
+			  mock_dma_sg_bus(sgl), nents, mock_dma_dir_name(dir),
+			  old->nents, mock_dma_dir_name(old->dir));
+	spin_unlock_irqrestore(&dma->lock, flags);
+	if (old)
+		mock_dma_bad(dma, msg);
+	mock_dma_add(dma, m);
+	return m->nr_ranges;
+}
+
+static void mock_dma_unmap_sg(struct device *dev, struct scatterlist *sgl,
+			      int nents, enum dma_data_direction dir,
+			      unsigned long attrs)
+{
+	struct mock_dma *dma = dev_get_drvdata(dev);
+	const char *name = mock_dma_dir_name(dir);
+	struct mock_dma_map *m;
+	unsigned long flags;
+	char msg[320], was[128];
+	int i;
+
+	spin_lock_irqsave(&dma->lock, flags);
+	m = mock_dma_find_sg(dma, sgl);
+	if (m && m->nents == nents && m->dir == dir) {
+		mock_dma_remove(dma, m);
+		spin_unlock_irqrestore(&dma->lock, flags);
+		kfree(m);
+		return;
+	}
+
+	if (m) {
+		scnprintf(msg, sizeof(msg),
+			  "unmap_sg(list at %#llx, nents %d, %s): expected nents %d, %s, as passed to map_sg",
+			  mock_dma_sg_bus(sgl), nents, name, m->nents,
+			  mock_dma_dir_name(m->dir));
+		goto bad;
+	}
+	/* An entry inside a mapped list: the caller lost the list's head. */
+	list_for_each_entry(m, &dma->live, node)
+		for (i = 1; m->sg && i < m->nents; i++)
+			if (m->ents[i] == sgl) {
+				mock_dma_describe(m, was, sizeof(was));
+				scnprintf(msg, sizeof(msg),
+					  "unmap_sg(list at %#llx, nents %d, %s): that is entry %d of %s; expected the sg and nents passed to map_sg",
+					  mock_dma_sg_bus(sgl), nents, name, i,
+					  was);
+				goto bad;
+			}
+	scnprintf(msg, sizeof(msg),
+		  "unmap_sg(list at %#llx, nents %d, %s) of no live mapping (%u live)",
+		  mock_dma_sg_bus(sgl), nents, name, dma->mock->dma_live);
+bad:
+	spin_unlock_irqrestore(&dma->lock, flags);
+	mock_dma_bad(dma, msg);
+}
+
+static dma_addr_t mock_dma_map_page(struct device *dev, struct page *page,
+				    unsigned long offset, size_t size,
+				    enum dma_data_direction dir,
+				    unsigned long attrs)
+{
+	struct mock_dma *dma = dev_get_drvdata(dev);
+	struct mock_dma_map *m;
+
+	if (mock_dma_inject(dma->mock))
+		return DMA_MAPPING_ERROR;
+	m = kzalloc(struct_size(m, ranges, 1), GFP_ATOMIC);
+	if (!m)
+		return DMA_MAPPING_ERROR;
+	m->dir = dir;
+	m->nr_ranges = 1;
+	m->ranges[0].addr = page_to_phys(page) + offset + IB_MOCK_DMA_OFFSET;
+	m->ranges[0].len = size;
+	mock_dma_add(dma, m);
+	return m->ranges[0].addr;
+}
+
+static void mock_dma_unmap_page(struct device *dev, dma_addr_t addr,
+				size_t size, enum dma_data_direction dir,
+				unsigned long attrs)
+{
+	struct mock_dma *dma = dev_get_drvdata(dev);
+	const char *name = mock_dma_dir_name(dir);
+	struct mock_dma_map *m, *near = NULL;
+	unsigned long flags;
+	char msg[320], was[128] = "";
+
+	spin_lock_irqsave(&dma->lock, flags);
+	list_for_each_entry(m, &dma->live, node) {
+		if (m->sg || m->ranges[0].addr != addr)
+			continue;
+		if (m->ranges[0].len == size && m->dir == dir) {
+			mock_dma_remove(dma, m);
+			spin_unlock_irqrestore(&dma->lock, flags);
+			kfree(m);
+			return;
+		}
+		near = m;
+	}
+
+	if (near) {
+		scnprintf(msg, sizeof(msg),
+			  "unmap_page(%#llx, %zu bytes, %s): expected %zu bytes, %s, as passed to map_page",
+			  (u64)addr, size, name, near->ranges[0].len,
+			  mock_dma_dir_name(near->dir));
+	} else {
+		m = mock_dma_lookup(dma, addr, 1, ~0U);
+		if (m)
+			mock_dma_describe(m, was, sizeof(was));
+		scnprintf(msg, sizeof(msg),
+			  "unmap_page(%#llx, %zu bytes, %s) of no live mapping%s%s%s",
+			  (u64)addr, size, name,
+			  m ? "; the address is inside " : "", was,
+			  m ? ", expected the address map_page returned" : "");
+	}
+	spin_unlock_irqrestore(&dma->lock, flags);
+	mock_dma_bad(dma, msg);
+}
+
+static const struct dma_map_ops mock_dma_ops = {
+	.map_page = mock_dma_map_page,
+	.unmap_page = mock_dma_unmap_page,
+	.map_sg = mock_dma_map_sg,
+	.unmap_sg = mock_dma_unmap_sg,
+};
 
 static int mock_query_device(struct ib_device *ibdev,
 			     struct ib_device_attr *attr,
@@ -577,16 +978,18 @@ static struct mock_mr *mock_find_mr(struct ib_qp *ibqp, u32 key)
 /*
  * Kernel address of the local bytes at @addr through @lkey, with *@len cut
  * at the end of the MR page that holds them, or NULL when @lkey does not
- * grant @access to all of them.
+ * grant @access to all of them or they are not DMA-mapped for it.
  */
 static u8 *mock_local(struct ib_qp *ibqp, u32 lkey, u64 addr, u32 *len,
 		      int access)
 {
+	struct mock_dev *mdev = to_mdev(ibqp->device);
+	bool write = access & IB_ACCESS_LOCAL_WRITE;
 	struct mock_mr *mr;
 	u64 rel;
 
 	if (lkey == MOCK_LOCAL_DMA_LKEY)
-		return (u8 *)(uintptr_t)addr;
+		return mock_dma_ptr(mdev, addr, *len, write);
 
 	mr = mock_find_mr(ibqp, lkey);
 	if (!mr || mr->integrity || mr->state != MOCK_MR_VALID ||
@@ -597,8 +1000,8 @@ static u8 *mock_local(struct ib_qp *ibqp, u32 lkey, u64 addr, u32 *len,
 
 	rel = addr - (mr->iova & ~((u64)mr->page_size - 1));
 	*len = min_t(u64, *len, mr->page_size - rel % mr->page_size);
-	return (u8 *)(uintptr_t)(mr->reg_pages[rel / mr->page_size] +
-				 rel % mr->page_size);
+	return mock_dma_ptr(mdev, mr->reg_pages[rel / mr->page_size] +
+			    rel % mr->page_size, *len, write);
 }
 
 static u8 *mock_remote(struct ib_mock *mock, u32 rkey, u64 addr, u32 len)
@@ -611,16 +1014,20 @@ static u8 *mock_remote(struct ib_mock *mock, u32 rkey, u64 addr, u32 len)
 
 /*
  * Copy @len bytes between @buf and the pages an MR maps, starting @off
- * bytes into the first of @pages.
+ * bytes into the first of @pages.  Return: false if the pages are not
+ * DMA-mapped for it, after copying what was.
  */
-static void mock_copy_pages(const u64 *pages, u32 page_size, u64 off,
-			    u8 *buf, u64 len, bool to_pages)
+static bool mock_copy_pages(struct mock_dev *mdev, const u64 *pages,
+			    u32 page_size, u64 off, u8 *buf, u64 len,
+			    bool to_pages)
 {
 	while (len) {
 		u64 n = min_t(u64, len, page_size - off % page_size);
-		u8 *p = (u8 *)(uintptr_t)(pages[off / page_size] +
-					  off % page_size);
+		u8 *p = mock_dma_ptr(mdev, pages[off / page_size] +
+				     off % page_size, n, to_pages);
 
+		if (!p)
+			return false;
 		if (to_pages)
 			memcpy(p, buf, n);
 		else
@@ -629,6 +1036,7 @@ static void mock_copy_pages(const u64 *pages, u32 page_size, u64 off,
 		off += n;
 		len -= n;
 	}
+	return true;
 }
 
 /*
@@ -668,19 +1076,23 @@ static enum ib_wc_status mock_rdma_pi(struct ib_qp *ibqp,
 		return IB_WC_REM_ACCESS_ERR;
 
 	if (wr->wr.opcode == IB_WR_RDMA_WRITE) {
-		mock_copy_pages(mr->reg_pages, mr->page_size, pi->data_off,
-				io.data, io.data_len, false);
-		mock_copy_pages(prot_pages, mr->page_size, pi->prot_off,
-				io.prot, prot_len, false);
+		if (!mock_copy_pages(mdev, mr->reg_pages, mr->page_size,
+				     pi->data_off, io.data, io.data_len,
+				     false) ||
+		    !mock_copy_pages(mdev, prot_pages, mr->page_size,
+				     pi->prot_off, io.prot, prot_len, false))
+			return IB_WC_LOC_PROT_ERR;
 		clean = ib_mock_pi_to_wire(&io, &err);
 		memcpy(peer, io.wire, wire_len);
 	} else {
 		memcpy(io.wire, peer, wire_len);
 		clean = ib_mock_pi_from_wire(&io, &err);
-		mock_copy_pages(mr->reg_pages, mr->page_size, pi->data_off,
-				io.data, io.data_len, true);
-		mock_copy_pages(prot_pages, mr->page_size, pi->prot_off,
-				io.prot, prot_len, true);
+		if (!mock_copy_pages(mdev, mr->reg_pages, mr->page_size,
+				     pi->data_off, io.data, io.data_len,
+				     true) ||
+		    !mock_copy_pages(mdev, prot_pages, mr->page_size,
+				     pi->prot_off, io.prot, prot_len, true))
+			return IB_WC_LOC_PROT_ERR;
 	}
 
 	if (!clean && !mr->sig_err_exists) {
@@ -1000,8 +1412,81 @@ static int mock_alloc_pi_buffers(struct kunit *test, struct mock_dev *mdev)
 	return 0;
 }
 
+/*
+ * At the end of the test: whatever is still mapped leaked.  Report it, and
+ * forget it.
+ */
+static void mock_dma_release(void *data)
+{
+	struct mock_dma *dma = data;
+	struct ib_mock *mock = dma->mock;
+	struct mock_dma_map *m, *tmp;
+	unsigned int n = 0;
+	char was[128];
+
+	list_for_each_entry_safe(m, tmp, &dma->live, node) {
+		if (n++ < MOCK_DMA_REPORT) {
+			mock_dma_describe(m, was, sizeof(was));
+			KUNIT_FAIL(mock->test, "DMA mapping leaked: %s", was);
+		}
+		list_del(&m->node);
+		kfree(m);
+	}
+	if (n > MOCK_DMA_REPORT)
+		KUNIT_FAIL(mock->test, "%u more DMA mappings leaked",
+			   n - MOCK_DMA_REPORT);
+	dma->hint = NULL;
+	mock->dma_live = 0;
+}
+
+/*
+ * Where devices can have DMA ops of their own, a KUnit device with the
+ * counting ones and a 64-bit DMA mask, for the mock to register with.
+ * Return: the device, NULL for virtual DMA, or an ERR_PTR().
+ */
+static struct device *mock_dma_device(struct kunit *test,
+				      struct mock_dev *mdev)
+{
+	static atomic_t seq = ATOMIC_INIT(0);
+	struct mock_dma *dma;
+	struct device *dev;
+	char name[32];
+	int ret;
+
+	if (!IB_MOCK_DMA_COUNTED)
+		return NULL;
+
+	dma = kunit_kzalloc(test, sizeof(*dma), GFP_KERNEL);
+	if (!dma)
+		return ERR_PTR(-ENOMEM);
+	dma->mock = mdev->mock;
+	spin_lock_init(&dma->lock);
+	INIT_LIST_HEAD(&dma->live);
+
+	/* Device and driver names are unique on the KUnit bus. */
+	snprintf(name, sizeof(name), "rwmock_dma%d", atomic_inc_return(&seq));
+	dev = kunit_device_register(test, name);
+	if (IS_ERR(dev))
+		return dev;
+	dev->dma_parms = &dma->parms;
+	dma_set_max_seg_size(dev, UINT_MAX);
+	set_dma_ops(dev, &mock_dma_ops);
+	ret = dma_set_mask_and_coherent(dev, DMA_BIT_MASK(64));
+	if (ret)
+		return ERR_PTR(ret);
+	dev_set_drvdata(dev, dma);
+	ret = kunit_add_action_or_reset(test, mock_dma_release, dma);
+	if (ret)
+		return ERR_PTR(ret);
+
+	mdev->dma = dma;
+	mdev->mock->dma_counted = true;
+	return dev;
+}
+
 static int mock_register(struct kunit *test, struct ib_mock *mock)
 {
+	struct device *dma_device;
 	struct mock_dev *mdev;
 	int ret;
 
@@ -1033,7 +1518,10 @@ static int mock_register(struct kunit *test, struct ib_mock *mock)
 			return ret;
 	}
 
-	ret = ib_register_device(&mdev->ibdev, "rwmock%d", NULL);
+	dma_device = mock_dma_device(test, mdev);
+	if (IS_ERR(dma_device))
+		return PTR_ERR(dma_device);
+	ret = ib_register_device(&mdev->ibdev, "rwmock%d", dma_device);
 	if (ret)
 		return ret;
 	mock->dev = &mdev->ibdev;
@@ -1210,6 +1698,62 @@ unsigned int ib_mock_pool_free(struct ib_mock *mock, struct list_head *pool)
 	return n;
 }
 EXPORT_SYMBOL_GPL(ib_mock_pool_free);
+
+/**
+ * ib_mock_dma_sg_live - is a scatterlist mapping live
+ * @mock:	the mock
+ * @sg:		the scatterlist as passed to map_sg
+ * @nents:	its entry count as passed to map_sg
+ * @dir:	the direction it was mapped in
+ *
+ * Return: true if the device has a live mapping made by map_sg with
+ * exactly these arguments; always false with virtual DMA.
+ */
+bool ib_mock_dma_sg_live(struct ib_mock *mock, struct scatterlist *sg,
+			 int nents, enum dma_data_direction dir)
+{
+	struct mock_dma *dma = to_mdev(mock->dev)->dma;
+	struct mock_dma_map *m;
+	unsigned long flags;
+
+	if (!dma)
+		return false;
+	spin_lock_irqsave(&dma->lock, flags);
+	m = mock_dma_find_sg(dma, sg);
+	spin_unlock_irqrestore(&dma->lock, flags);
+	return m && m->nents == nents && m->dir == dir;
+}
+EXPORT_SYMBOL_GPL(ib_mock_dma_sg_live);
+
+/**
+ * ib_mock_dma_mapped - is memory inside a live mapping
+ * @mock:	the mock
+ * @page:	the page the memory starts in
+ * @offset:	where in @page it starts
+ * @len:	its length in bytes
+ * @dir:	the direction the mapping must have
+ *
+ * Return: true if one DMA entry of a live mapping, made by map_sg or
+ * map_page in direction @dir, holds all of the memory; always false with
+ * virtual DMA.
+ */
+bool ib_mock_dma_mapped(struct ib_mock *mock, struct page *page,
+			unsigned int offset, size_t len,
+			enum dma_data_direction dir)
+{
+	struct mock_dma *dma = to_mdev(mock->dev)->dma;
+	unsigned long flags;
+	bool live;
+
+	if (!dma)
+		return false;
+	spin_lock_irqsave(&dma->lock, flags);
+	live = mock_dma_lookup(dma, page_to_phys(page) + offset +
+			       IB_MOCK_DMA_OFFSET, len, BIT(dir));
+	spin_unlock_irqrestore(&dma->lock, flags);
+	return live;
+}
+EXPORT_SYMBOL_GPL(ib_mock_dma_mapped);
 
 MODULE_DESCRIPTION("Mock RDMA device for KUnit tests of ib_core");
 MODULE_LICENSE("GPL");

@@ -44,6 +44,19 @@ extern const struct ib_mock_profile ib_mock_sge2;
 extern const struct ib_mock_profile ib_mock_small_mr;
 extern const struct ib_mock_profile ib_mock_pi;
 
+/*
+ * Whether the mock counts DMA mappings: where devices can have DMA ops of
+ * their own.  Elsewhere it registers with virtual DMA and counts nothing.
+ */
+#define IB_MOCK_DMA_COUNTED	IS_ENABLED(CONFIG_ARCH_HAS_DMA_OPS)
+
+/*
+ * With counting DMA, the bus address of a byte is its physical address plus
+ * this, so that a virtual or physical address used as a DMA address points
+ * at nothing the device can reach.
+ */
+#define IB_MOCK_DMA_OFFSET	0x0dba000000000000ULL
+
 /* SGEs of a work request the log keeps. */
 #define IB_MOCK_LOG_SGES	4
 
@@ -97,6 +110,19 @@ struct ib_mock_wr {
  * @fail_post_at: refuse the Nth work request posted from now, or 0
  * @mrs:	MRs allocated and not yet freed
  * @max_send_wr: send queue depth of the last QP created, as the driver saw it
+ * @dma_counted: the device maps through the mock's counting DMA ops (see
+ *		ib_mock.c); false with virtual DMA, where the fields below
+ *		stay 0
+ * @dma_merge:	map_sg merges entries that follow each other in bus
+ *		address space into one DMA entry, as an IOMMU may
+ * @dma_expect_bad: an unmap that matches no live mapping counts in @dma_bad
+ *		instead of failing the test: for tests of the mock itself
+ * @fail_dma_map: fail the Nth DMA mapping (map_sg or map_page) from now,
+ *		or 0
+ * @dma_maps:	map_sg and map_page calls that mapped
+ * @dma_unmaps:	unmap_sg and unmap_page calls that undid a live mapping
+ * @dma_live:	mappings made and not undone yet
+ * @dma_bad:	unmaps that matched no live mapping, with @dma_expect_bad
  */
 struct ib_mock {
 	struct kunit *test;
@@ -122,6 +148,15 @@ struct ib_mock {
 	unsigned int fail_post_at;
 	int mrs;
 	u32 max_send_wr;
+
+	bool dma_counted;
+	bool dma_merge;
+	bool dma_expect_bad;
+	unsigned int fail_dma_map;
+	unsigned int dma_maps;
+	unsigned int dma_unmaps;
+	unsigned int dma_live;
+	unsigned int dma_bad;
 };
 
 /**
@@ -152,5 +187,10 @@ struct ib_qp *ib_mock_create_qp(struct ib_mock *mock, u32 max_rdma_ctxs,
 int ib_mock_poll(struct ib_mock *mock);
 void ib_mock_clear_log(struct ib_mock *mock);
 unsigned int ib_mock_pool_free(struct ib_mock *mock, struct list_head *pool);
+bool ib_mock_dma_sg_live(struct ib_mock *mock, struct scatterlist *sg,
+			 int nents, enum dma_data_direction dir);
+bool ib_mock_dma_mapped(struct ib_mock *mock, struct page *page,
+			unsigned int offset, size_t len,
+			enum dma_data_direction dir);
 
 #endif /* _IB_MOCK_H */

@@ -8,6 +8,7 @@
 #include <kunit/test.h>
 #include <linux/mm.h>
 #include <linux/scatterlist.h>
+#include <linux/t10-pi.h>
 #include <rdma/rw.h>
 
 #include "../rw_priv.h"
@@ -60,10 +61,11 @@ static const struct ib_mock_profile *const rw_profiles[] = {
 	&ib_mock_sge1, &ib_mock_sge2, &ib_mock_small_mr, &ib_mock_pi,
 };
 
-/* The two ways to hand rw.c a buffer. */
+/* The two ways to hand rw.c a buffer, and signature I/O (rw_faults). */
 enum rw_api {
 	RW_SG,
 	RW_BVEC,
+	RW_SIG,
 };
 
 struct rw_case {
@@ -123,42 +125,70 @@ static void rw_free_pages(void *data)
 			__free_page(buf->pages[i]);
 }
 
-static struct rw_buf *rw_buf_alloc(struct kunit *test,
-				   const struct rw_shape *shape)
+/* A buffer of @nents entries, for the caller to fill with rw_buf_set(). */
+static struct rw_buf *rw_buf_new(struct kunit *test, u32 nents)
 {
 	struct rw_buf *buf = kunit_kzalloc(test, sizeof(*buf), GFP_KERNEL);
-	u32 i;
 
 	KUNIT_ASSERT_NOT_NULL(test, buf);
-	buf->nents = shape->nents;
-	buf->sgl = kunit_kcalloc(test, buf->nents, sizeof(*buf->sgl),
-				 GFP_KERNEL);
-	buf->bvecs = kunit_kcalloc(test, buf->nents, sizeof(*buf->bvecs),
+	buf->nents = nents;
+	buf->sgl = kunit_kcalloc(test, nents, sizeof(*buf->sgl), GFP_KERNEL);
+	buf->bvecs = kunit_kcalloc(test, nents, sizeof(*buf->bvecs),
 				   GFP_KERNEL);
-	buf->pages = kunit_kcalloc(test, buf->nents, sizeof(*buf->pages),
+	buf->pages = kunit_kcalloc(test, nents, sizeof(*buf->pages),
 				   GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, buf->sgl);
 	KUNIT_ASSERT_NOT_NULL(test, buf->bvecs);
 	KUNIT_ASSERT_NOT_NULL(test, buf->pages);
+	sg_init_table(buf->sgl, nents);
+	return buf;
+}
+
+static void rw_fill_page(struct rw_buf *buf, u32 i)
+{
+	u8 *p = page_address(buf->pages[i]);
+	u32 j;
+
+	for (j = 0; j < PAGE_SIZE; j++)
+		p[j] = rw_local_byte(i, j);
+}
+
+/* Entry @i: @len bytes at @off in @page, which gets the pattern of page @i. */
+static void rw_buf_set(struct rw_buf *buf, u32 i, struct page *page, u32 off,
+		       u32 len)
+{
+	buf->pages[i] = page;
+	rw_fill_page(buf, i);
+	sg_set_page(&buf->sgl[i], page, len, off);
+	bvec_set_page(&buf->bvecs[i], page, len, off);
+}
+
+/* Undo what READs wrote: every page gets its pattern again. */
+static void rw_buf_refill(struct rw_buf *buf)
+{
+	u32 i;
+
+	for (i = 0; i < buf->nents; i++)
+		rw_fill_page(buf, i);
+}
+
+static struct rw_buf *rw_buf_alloc(struct kunit *test,
+				   const struct rw_shape *shape)
+{
+	struct rw_buf *buf = rw_buf_new(test, shape->nents);
+	u32 i;
+
 	KUNIT_ASSERT_EQ(test, 0, kunit_add_action_or_reset(test, rw_free_pages,
 							   buf));
-
-	sg_init_table(buf->sgl, buf->nents);
 	for (i = 0; i < buf->nents; i++) {
 		u32 off = i ? 0 : shape->first_off;
 		u32 len = PAGE_SIZE - off;
-		u8 *p;
-		u32 j;
+		struct page *page = alloc_page(GFP_KERNEL);
 
+		KUNIT_ASSERT_NOT_NULL(test, page);
 		if (i == buf->nents - 1 && shape->last_len)
 			len = shape->last_len;
-		buf->pages[i] = alloc_page(GFP_KERNEL);
-		KUNIT_ASSERT_NOT_NULL(test, buf->pages[i]);
-		p = page_address(buf->pages[i]);
-		for (j = 0; j < PAGE_SIZE; j++)
-			p[j] = rw_local_byte(i, j);
-		sg_set_page(&buf->sgl[i], buf->pages[i], len, off);
-		bvec_set_page(&buf->bvecs[i], buf->pages[i], len, off);
+		rw_buf_set(buf, i, page, off, len);
 	}
 	return buf;
 }
@@ -379,12 +409,90 @@ static bool rw_expect_mr(const struct ib_mock_profile *p, u32 nents,
 	return api == RW_SG && p->max_sgl_rd && nents > p->max_sgl_rd;
 }
 
+/* The mock's DMA counters at some point, to compare with later. */
+struct rw_dma_mark {
+	unsigned int maps;
+	unsigned int unmaps;
+	unsigned int live;
+};
+
+static struct rw_dma_mark rw_dma_mark(struct ib_mock *mock)
+{
+	return (struct rw_dma_mark) {
+		mock->dma_maps, mock->dma_unmaps, mock->dma_live,
+	};
+}
+
+/*
+ * Everything mapped since @mark is unmapped again, each mapping by an
+ * unmap that matched it exactly (the mock fails the test otherwise).
+ * Nothing to count with virtual DMA.
+ */
+static void rw_expect_dma_undone(struct kunit *test, struct ib_mock *mock,
+				 const struct rw_dma_mark *mark)
+{
+	if (!mock->dma_counted)
+		return;
+	KUNIT_EXPECT_EQ(test, mock->dma_live, mark->live);
+	KUNIT_EXPECT_EQ(test, mock->dma_unmaps - mark->unmaps,
+			mock->dma_maps - mark->maps);
+}
+
+/*
+ * How many of the buffer's entries have the bytes the I/O moves (from
+ * @sg_offset on) inside one live DMA entry in direction @dir.
+ */
+static u32 rw_io_mapped(struct ib_mock *mock, struct rw_buf *buf,
+			u32 sg_offset, enum dma_data_direction dir)
+{
+	u32 i, n = 0;
+
+	for (i = 0; i < buf->nents; i++) {
+		struct scatterlist *sg = &buf->sgl[i];
+		u32 skip = min(sg_offset, sg->length);
+
+		sg_offset -= skip;
+		if (skip < sg->length)
+			n += ib_mock_dma_mapped(mock, sg_page(sg),
+						sg->offset + skip,
+						sg->length - skip, dir);
+	}
+	return n;
+}
+
 /* No MR out, and all @nr of the pool back on its free list. */
 static void rw_expect_pool_whole(struct kunit *test, struct ib_mock *mock,
 				 unsigned int nr)
 {
 	KUNIT_EXPECT_EQ(test, mock->qp->mrs_used, 0);
 	KUNIT_EXPECT_EQ(test, ib_mock_pool_free(mock, &mock->qp->rdma_mrs), nr);
+}
+
+/*
+ * What init mapped, counted since @mark: the caller's whole list, as
+ * passed, for the scatterlist API; for the bio_vec API one page mapping per
+ * segment moved, or one scatterlist for registration.  Either way every
+ * byte to move is mapped in the I/O's direction.
+ */
+static void rw_expect_dma_init(struct kunit *test, struct ib_mock *mock,
+			       struct rw_buf *buf, u32 sg_offset,
+			       enum dma_data_direction dir, enum rw_api api,
+			       const struct rw_dma_mark *mark)
+{
+	u32 nents = rw_io_nents(buf, sg_offset);
+	u32 maps = 1;
+
+	if (!mock->dma_counted)
+		return;
+	if (api == RW_BVEC && !rw_expect_mr(mock->profile, nents, dir, api))
+		maps = nents;
+	KUNIT_EXPECT_EQ(test, mock->dma_maps - mark->maps, maps);
+	KUNIT_EXPECT_EQ(test, mock->dma_live - mark->live, maps);
+	KUNIT_EXPECT_EQ(test, mock->dma_unmaps, mark->unmaps);
+	if (api == RW_SG)
+		KUNIT_EXPECT_TRUE(test, ib_mock_dma_sg_live(mock, buf->sgl,
+							    buf->nents, dir));
+	KUNIT_EXPECT_EQ(test, rw_io_mapped(mock, buf, sg_offset, dir), nents);
 }
 
 /* Init, post, complete and destroy one I/O, and check all of it. */
@@ -394,6 +502,7 @@ static void rw_do_io(struct kunit *test, struct ib_mock *mock,
 {
 	size_t xfer = rw_xfer_len(buf, sg_offset);
 	u32 nents = rw_io_nents(buf, sg_offset);
+	struct rw_dma_mark mark = rw_dma_mark(mock);
 	struct ib_mock_done done = IB_MOCK_DONE_INIT;
 	struct rdma_rw_ctx ctx;
 	unsigned int posted;
@@ -402,6 +511,7 @@ static void rw_do_io(struct kunit *test, struct ib_mock *mock,
 	rw_fill_remote(mock, xfer);
 	wqes = rw_init(&ctx, mock, buf, sg_offset, dir, api);
 	KUNIT_ASSERT_GT(test, wqes, 0);
+	rw_expect_dma_init(test, mock, buf, sg_offset, dir, api, &mark);
 
 	ib_mock_clear_log(mock);
 	posted = mock->nr_posted;
@@ -417,6 +527,10 @@ static void rw_do_io(struct kunit *test, struct ib_mock *mock,
 	rw_destroy(&ctx, mock, buf, dir, api);
 	KUNIT_EXPECT_EQ(test, ctx.nr_ops, 0);
 	KUNIT_EXPECT_EQ(test, mock->qp->mrs_used, 0);
+	rw_expect_dma_undone(test, mock, &mark);
+	if (mock->dma_counted)
+		KUNIT_EXPECT_EQ(test, rw_io_mapped(mock, buf, sg_offset, dir),
+				0);
 	rw_check_data(test, mock, buf, sg_offset, dir);
 }
 
@@ -869,6 +983,792 @@ static void rw_test_bvec_multipage(struct kunit *test)
 }
 
 /*
+ * A signature I/O over the first entries of a struct rw_buf, with its PI
+ * in a page of its own: PI in memory, none on the wire, nothing checked,
+ * so that any data will do.
+ */
+struct rw_sig {
+	struct scatterlist prot_sg;
+	struct ib_sig_attrs attrs;
+	u32 nents;
+};
+
+static void rw_sig_prepare(struct rw_sig *sig, struct page *prot_page,
+			   u32 nents, bool short_pi)
+{
+	u32 prot_len = nents * (PAGE_SIZE / 512) * sizeof(struct t10_pi_tuple);
+
+	if (short_pi)
+		prot_len -= sizeof(struct t10_pi_tuple);
+	sig->nents = nents;
+	sg_init_table(&sig->prot_sg, 1);
+	sg_set_page(&sig->prot_sg, prot_page, prot_len, 0);
+	memset(&sig->attrs, 0, sizeof(sig->attrs));
+	sig->attrs.mem.sig_type = IB_SIG_TYPE_T10_DIF;
+	sig->attrs.mem.sig.dif.bg_type = IB_T10DIF_CRC;
+	sig->attrs.mem.sig.dif.pi_interval = 512;
+	sig->attrs.wire.sig_type = IB_SIG_TYPE_NONE;
+}
+
+static int rw_sig_init(struct rdma_rw_ctx *ctx, struct ib_mock *mock,
+		       struct rw_buf *buf, struct rw_sig *sig,
+		       struct ib_sig_attrs *attrs, enum dma_data_direction dir)
+{
+	return rdma_rw_ctx_signature_init(ctx, mock->qp, RW_PORT, buf->sgl,
+					  sig->nents, &sig->prot_sg, 1, attrs,
+					  mock->remote_addr + RW_REMOTE_OFF,
+					  mock->remote_rkey, dir);
+}
+
+static void rw_sig_destroy(struct rdma_rw_ctx *ctx, struct ib_mock *mock,
+			   struct rw_buf *buf, struct rw_sig *sig,
+			   enum dma_data_direction dir)
+{
+	rdma_rw_ctx_destroy_signature(ctx, mock->qp, RW_PORT, buf->sgl,
+				      sig->nents, &sig->prot_sg, 1, dir);
+}
+
+/* Init, post, complete and destroy one signature I/O; check the data. */
+static void rw_sig_do_io(struct kunit *test, struct ib_mock *mock,
+			 struct rw_buf *buf, struct rw_sig *sig,
+			 enum dma_data_direction dir)
+{
+	struct rw_dma_mark mark = rw_dma_mark(mock);
+	struct ib_mock_done done = IB_MOCK_DONE_INIT;
+	struct ib_mr_status status;
+	struct rdma_rw_ctx ctx;
+	size_t bad = 0;
+	u32 i, j;
+
+	rw_fill_remote(mock, sig->nents * PAGE_SIZE);
+	KUNIT_ASSERT_GT(test, rw_sig_init(&ctx, mock, buf, sig, &sig->attrs,
+					  dir), 0);
+	if (mock->dma_counted) {
+		KUNIT_EXPECT_EQ(test, mock->dma_maps - mark.maps, 2);
+		KUNIT_EXPECT_TRUE(test, ib_mock_dma_sg_live(mock, buf->sgl,
+							    sig->nents, dir));
+		KUNIT_EXPECT_TRUE(test, ib_mock_dma_sg_live(mock, &sig->prot_sg,
+							    1, dir));
+	}
+	KUNIT_ASSERT_EQ(test, 0, rdma_rw_ctx_post(&ctx, mock->qp, RW_PORT,
+						  &done.cqe, NULL));
+	KUNIT_EXPECT_EQ(test, ib_mock_poll(mock), 1);
+	KUNIT_EXPECT_EQ(test, done.status, IB_WC_SUCCESS);
+	KUNIT_EXPECT_EQ(test, 0, ib_check_mr_status(ctx.reg->mr,
+						    IB_MR_CHECK_SIG_STATUS,
+						    &status));
+	KUNIT_EXPECT_EQ(test, status.fail_status, 0);
+	rw_sig_destroy(&ctx, mock, buf, sig, dir);
+	KUNIT_EXPECT_EQ(test, mock->qp->mrs_used, 0);
+	rw_expect_dma_undone(test, mock, &mark);
+
+	/* Both sides hold the source's bytes. */
+	for (i = 0; i < sig->nents; i++) {
+		u8 *p = page_address(buf->pages[i]);
+
+		for (j = 0; j < PAGE_SIZE; j++) {
+			size_t at = RW_REMOTE_OFF + i * PAGE_SIZE + j;
+			u8 want = dir == DMA_TO_DEVICE ? rw_local_byte(i, j) :
+							 rw_remote_byte(at);
+
+			bad += p[j] != want || mock->remote[at] != want;
+		}
+	}
+	KUNIT_EXPECT_EQ_MSG(test, bad, 0, "signature I/O data wrong");
+}
+
+/* What else goes wrong in an init that must fail. */
+enum rw_quirk {
+	RW_Q_NONE,
+	RW_Q_EMPTY,		/* no entries */
+	RW_Q_NO_ATTRS,		/* signature: no attributes */
+	RW_Q_NO_INTEGRITY,	/* signature: a QP without integrity */
+	RW_Q_SHORT_PI,		/* signature: PI buffer a tuple short */
+};
+
+/**
+ * struct rw_fault - an init that must fail and leave nothing behind
+ * @name:	for the test description
+ * @api:	RW_SG, RW_BVEC or RW_SIG
+ * @profile:	the device
+ * @dir:	the direction asked for
+ * @nents:	pages of the buffer; data pages of a signature I/O
+ * @offset:	where the I/O starts: sg_offset, or the bio_vec iterator's
+ * @ctxs:	R/W contexts the QP is sized for, so MRs in its pool(s)
+ * @held:	MRs taken from the pool before the init
+ * @fail_dma_map: the DMA mapping that fails (1 = the first), or 0
+ * @map_short:	&ib_mock.map_short for the init
+ * @map_error:	&ib_mock.map_error for the init
+ * @quirk:	anything else that is wrong
+ * @err:	the errno expected
+ */
+struct rw_fault {
+	const char *name;
+	enum rw_api api;
+	const struct ib_mock_profile *profile;
+	enum dma_data_direction dir;
+	u32 nents;
+	u32 offset;
+	u32 ctxs;
+	u32 held;
+	unsigned int fail_dma_map;
+	unsigned int map_short;
+	int map_error;
+	enum rw_quirk quirk;
+	int err;
+};
+
+#define RW_RD	DMA_FROM_DEVICE
+#define RW_WR	DMA_TO_DEVICE
+#define RW_BIDI	DMA_BIDIRECTIONAL
+
+static const struct rw_fault rw_faults[] = {
+	{ "sg: no entries", RW_SG, &ib_mock_ib, RW_RD, 3, 0, 1,
+	  .quirk = RW_Q_EMPTY, .err = -EINVAL },
+	{ "sg: bidirectional", RW_SG, &ib_mock_ib, RW_BIDI, 3, 0, 1,
+	  .err = -EINVAL },
+	{ "sg: offset at the end", RW_SG, &ib_mock_ib, RW_WR, 3,
+	  3 * PAGE_SIZE, 1, .err = -EINVAL },
+	{ "sg: offset past the end", RW_SG, &ib_mock_iwarp, RW_RD, 3,
+	  3 * PAGE_SIZE + 1, 1, .err = -EINVAL },
+	{ "sg: DMA mapping fails", RW_SG, &ib_mock_ib, RW_WR, 3, 0, 1,
+	  .fail_dma_map = 1, .err = -ENOMEM },
+	{ "sg: DMA mapping fails, MR I/O", RW_SG, &ib_mock_iwarp, RW_RD, 3, 0,
+	  1, .fail_dma_map = 1, .err = -ENOMEM },
+	{ "sg: no MR pool", RW_SG, &ib_mock_iwarp, RW_RD, 3, 0, 0,
+	  .err = -EINVAL },
+	{ "sg: MR pool empty", RW_SG, &ib_mock_iwarp, RW_RD, 3, 0, 1, 1,
+	  .err = -EAGAIN },
+	{ "sg: MR pool runs out midway", RW_SG, &ib_mock_small_mr, RW_RD, 9,
+	  0, 3, 1, .err = -EAGAIN },
+	{ "sg: MR maps short", RW_SG, &ib_mock_small_mr, RW_RD, 9, 0, 3,
+	  .map_short = 1, .err = -EINVAL },
+	{ "sg: MR map fails", RW_SG, &ib_mock_small_mr, RW_RD, 9, 0, 3,
+	  .map_error = -EIO, .err = -EIO },
+	{ "sg: offset skips 2 entries, then MR pool empty", RW_SG,
+	  &ib_mock_iwarp, RW_RD, 4, 2 * PAGE_SIZE + 5, 1, 1, .err = -EAGAIN },
+	{ "sg: offset skips 1 entry, then MR map fails", RW_SG,
+	  &ib_mock_small_mr, RW_RD, 9, PAGE_SIZE, 3, .map_error = -EIO,
+	  .err = -EIO },
+	{ "sg: offset skips 2 entries, then DMA mapping fails", RW_SG,
+	  &ib_mock_ib, RW_WR, 4, 2 * PAGE_SIZE + 5, 1, .fail_dma_map = 1,
+	  .err = -ENOMEM },
+
+	{ "bvec: no entries", RW_BVEC, &ib_mock_ib, RW_RD, 3, 0, 1,
+	  .quirk = RW_Q_EMPTY, .err = -EINVAL },
+	{ "bvec: empty iterator", RW_BVEC, &ib_mock_ib, RW_WR, 3,
+	  3 * PAGE_SIZE, 1, .err = -EINVAL },
+	{ "bvec: bidirectional", RW_BVEC, &ib_mock_ib, RW_BIDI, 3, 0, 1,
+	  .err = -EINVAL },
+	{ "bvec: DMA mapping of the one SGE fails", RW_BVEC, &ib_mock_ib,
+	  RW_WR, 1, 0, 1, .fail_dma_map = 1, .err = -ENOMEM },
+	{ "bvec: 1st of 3 DMA mappings fails", RW_BVEC, &ib_mock_ib, RW_RD, 3,
+	  0, 1, .fail_dma_map = 1, .err = -ENOMEM },
+	{ "bvec: 3rd of 3 DMA mappings fails", RW_BVEC, &ib_mock_ib, RW_RD, 3,
+	  0, 1, .fail_dma_map = 3, .err = -ENOMEM },
+	{ "bvec: 3rd of 5 DMA mappings fails, 3 WRs", RW_BVEC, &ib_mock_sge1,
+	  RW_WR, 5, 0, 1, .fail_dma_map = 3, .err = -ENOMEM },
+	{ "bvec: DMA mapping fails, MR I/O", RW_BVEC, &ib_mock_iwarp, RW_RD, 3,
+	  0, 1, .fail_dma_map = 1, .err = -ENOMEM },
+	{ "bvec: no MR pool", RW_BVEC, &ib_mock_iwarp, RW_RD, 3, 0, 0,
+	  .err = -EINVAL },
+	{ "bvec: MR pool empty", RW_BVEC, &ib_mock_iwarp, RW_RD, 3, 0, 1, 1,
+	  .err = -EAGAIN },
+	{ "bvec: MR pool runs out midway", RW_BVEC, &ib_mock_small_mr, RW_RD,
+	  9, 0, 3, 1, .err = -EAGAIN },
+	{ "bvec: MR maps short", RW_BVEC, &ib_mock_small_mr, RW_RD, 9, 0, 3,
+	  .map_short = 1, .err = -EINVAL },
+	{ "bvec: MR map fails", RW_BVEC, &ib_mock_small_mr, RW_RD, 9, 0, 3,
+	  .map_error = -EIO, .err = -EIO },
+	{ "bvec: iterator skips 2 entries, then MR pool empty", RW_BVEC,
+	  &ib_mock_iwarp, RW_RD, 4, 2 * PAGE_SIZE + 5, 1, 1, .err = -EAGAIN },
+	{ "bvec: iterator skips 1 entry, then 2nd DMA mapping fails", RW_BVEC,
+	  &ib_mock_ib, RW_WR, 4, PAGE_SIZE + 5, 1, .fail_dma_map = 2,
+	  .err = -ENOMEM },
+
+	{ "sig: QP without integrity", RW_SIG, &ib_mock_pi, RW_WR, 1, 0, 1,
+	  .quirk = RW_Q_NO_INTEGRITY, .err = -EOPNOTSUPP },
+	{ "sig: no data entries", RW_SIG, &ib_mock_pi, RW_WR, 1, 0, 1,
+	  .quirk = RW_Q_EMPTY, .err = -EINVAL },
+	{ "sig: no attributes", RW_SIG, &ib_mock_pi, RW_WR, 1, 0, 1,
+	  .quirk = RW_Q_NO_ATTRS, .err = -EINVAL },
+	{ "sig: bidirectional", RW_SIG, &ib_mock_pi, RW_BIDI, 1, 0, 1,
+	  .err = -EINVAL },
+	{ "sig: too many data entries", RW_SIG, &ib_mock_pi, RW_WR, 17, 0, 1,
+	  .err = -EINVAL },
+	{ "sig: data DMA mapping fails", RW_SIG, &ib_mock_pi, RW_WR, 2, 0, 1,
+	  .fail_dma_map = 1, .err = -ENOMEM },
+	{ "sig: PI DMA mapping fails", RW_SIG, &ib_mock_pi, RW_RD, 2, 0, 1,
+	  .fail_dma_map = 2, .err = -ENOMEM },
+	{ "sig: integrity pool empty", RW_SIG, &ib_mock_pi, RW_WR, 2, 0, 1, 1,
+	  .err = -EAGAIN },
+	{ "sig: PI map fails", RW_SIG, &ib_mock_pi, RW_RD, 2, 0, 1,
+	  .map_error = -EIO, .err = -EIO },
+	{ "sig: PI maps short", RW_SIG, &ib_mock_pi, RW_WR, 2, 0, 1,
+	  .map_short = 1, .err = -EINVAL },
+	{ "sig: PI buffer short", RW_SIG, &ib_mock_pi, RW_WR, 2, 0, 1,
+	  .quirk = RW_Q_SHORT_PI, .err = -EINVAL },
+};
+
+/* DMA mapping failures can be injected only where the mock counts. */
+static const void *rw_fault_gen(const void *prev, char *desc)
+{
+	const struct rw_fault *f = prev ? (const struct rw_fault *)prev + 1 :
+					  rw_faults;
+
+	for (; f < rw_faults + ARRAY_SIZE(rw_faults); f++) {
+		if (f->fail_dma_map && !IB_MOCK_DMA_COUNTED)
+			continue;
+		strscpy(desc, f->name, KUNIT_PARAM_DESC_SIZE);
+		return f;
+	}
+	return NULL;
+}
+
+static int rw_fault_init(struct rdma_rw_ctx *ctx, struct ib_mock *mock,
+			 struct rw_buf *buf, struct rw_sig *sig,
+			 const struct rw_fault *f)
+{
+	u32 nents = f->quirk == RW_Q_EMPTY ? 0 : f->nents;
+	u64 remote = mock->remote_addr + RW_REMOTE_OFF;
+
+	switch (f->api) {
+	case RW_SG:
+		return rdma_rw_ctx_init(ctx, mock->qp, RW_PORT, buf->sgl, nents,
+					f->offset, remote, mock->remote_rkey,
+					f->dir);
+	case RW_BVEC:
+		return rdma_rw_ctx_init_bvec(ctx, mock->qp, RW_PORT, buf->bvecs,
+					     nents,
+					     rw_bvec_iter(buf, f->offset),
+					     remote, mock->remote_rkey, f->dir);
+	default:
+		sig->nents = nents;
+		return rw_sig_init(ctx, mock, buf, sig,
+				   f->quirk == RW_Q_NO_ATTRS ? NULL :
+				   &sig->attrs, f->dir);
+	}
+}
+
+static void rw_fault_destroy(struct rdma_rw_ctx *ctx, struct ib_mock *mock,
+			     struct rw_buf *buf, struct rw_sig *sig,
+			     const struct rw_fault *f)
+{
+	if (f->api == RW_SIG)
+		rw_sig_destroy(ctx, mock, buf, sig, f->dir);
+	else
+		rw_destroy(ctx, mock, buf, f->dir, f->api);
+}
+
+/*
+ * Every way an init fails: an errno and a context that destroy leaves
+ * alone, no work request posted, every MR back in the pool and, where
+ * DMA mappings are counted, each one made undone by an exact unmap; then
+ * an I/O that works.  That I/O is a READ after a bad direction, a WRITE
+ * on a QP without MRs, and it starts at the offset of the failed one
+ * unless that was past the end.
+ */
+static void rw_test_init_fault(struct kunit *test)
+{
+	const struct rw_fault *f = test->param_value;
+	bool pi = f->api == RW_SIG && f->quirk != RW_Q_NO_INTEGRITY;
+	struct rw_shape shape = { "fault", f->nents + (f->api == RW_SIG) };
+	struct ib_mock *mock = ib_mock_create(test, f->profile, f->ctxs,
+					      pi ? IB_QP_CREATE_INTEGRITY_EN :
+						   0);
+	struct list_head *pool = pi ? &mock->qp->sig_mrs : &mock->qp->rdma_mrs;
+	unsigned int posted = mock->nr_posted, unmaps;
+	unsigned int free = ib_mock_pool_free(mock, pool);
+	struct ib_mr *held[2] = {};
+	enum dma_data_direction dir;
+	struct rw_dma_mark mark;
+	struct rdma_rw_ctx ctx;
+	struct rw_buf *buf;
+	struct rw_sig sig;
+	u32 i;
+
+	buf = rw_buf_alloc(test, &shape);
+	if (f->api == RW_SIG)
+		rw_sig_prepare(&sig, buf->pages[f->nents], f->nents,
+			       f->quirk == RW_Q_SHORT_PI);
+
+	KUNIT_ASSERT_LE(test, f->held, ARRAY_SIZE(held));
+	for (i = 0; i < f->held; i++) {
+		held[i] = ib_mr_pool_get(mock->qp, pool);
+		KUNIT_ASSERT_NOT_NULL(test, held[i]);
+	}
+	mock->fail_dma_map = f->fail_dma_map;
+	mock->map_short = f->map_short;
+	mock->map_error = f->map_error;
+
+	mark = rw_dma_mark(mock);
+	ctx.nr_ops = 42;
+	KUNIT_EXPECT_EQ(test, f->err, rw_fault_init(&ctx, mock, buf, &sig, f));
+	KUNIT_EXPECT_EQ(test, ctx.nr_ops, 0);
+	KUNIT_EXPECT_EQ(test, mock->qp->mrs_used, f->held);
+	KUNIT_EXPECT_EQ(test, mock->nr_posted, posted);
+	rw_expect_dma_undone(test, mock, &mark);
+	if (mock->dma_counted && f->fail_dma_map) {
+		/* The injected failure was reached, and mapped nothing. */
+		KUNIT_EXPECT_EQ(test, mock->fail_dma_map, 0);
+		KUNIT_EXPECT_EQ(test, mock->dma_maps - mark.maps,
+				f->fail_dma_map - 1);
+	}
+	unmaps = mock->dma_unmaps;
+	rw_fault_destroy(&ctx, mock, buf, &sig, f);
+	KUNIT_EXPECT_EQ(test, mock->dma_unmaps, unmaps);
+
+	mock->fail_dma_map = 0;
+	mock->map_short = 0;
+	mock->map_error = 0;
+	for (i = 0; i < f->held; i++)
+		ib_mr_pool_put(mock->qp, pool, held[i]);
+	KUNIT_EXPECT_EQ(test, mock->qp->mrs_used, 0);
+	KUNIT_EXPECT_EQ(test, ib_mock_pool_free(mock, pool), free);
+
+	dir = f->dir == RW_BIDI ? DMA_FROM_DEVICE : f->dir;
+	if (!f->ctxs)
+		dir = DMA_TO_DEVICE;
+	if (pi) {
+		rw_sig_prepare(&sig, buf->pages[f->nents],
+			       min(f->nents, ib_mock_pi.max_pi_fr_pages),
+			       false);
+		rw_sig_do_io(test, mock, buf, &sig, dir);
+	} else {
+		rw_do_io(test, mock, buf,
+			 f->offset < rw_xfer_len(buf, 0) ? f->offset : 0, dir,
+			 f->api == RW_BVEC ? RW_BVEC : RW_SG);
+	}
+}
+
+/*
+ * The regression upstream fixed in 8e913a8d89cd: an offset that skips
+ * whole entries moves rw.c's cursor, not the list to unmap.  Destroy must
+ * unmap the caller's list and count as passed to init (rw_do_io() checks
+ * that where mappings are counted, and the mock fails any other unmap);
+ * rw_faults has the failing inits after a skip.  Offsets skip 0 to 4 of 5
+ * entries, the first of which starts 8 bytes before its page ends.
+ */
+static void rw_test_offset_skip(struct kunit *test)
+{
+	static const struct rw_shape shape = { "skip", 5, PAGE_SIZE - 8 };
+	const struct ib_mock_profile *const profiles[] = {
+		&ib_mock_ib, &ib_mock_iwarp, &ib_mock_sge1, &ib_mock_small_mr,
+	};
+	const u32 offsets[] = {
+		7, 8, 8 + 5, 8 + PAGE_SIZE, 8 + 3 * PAGE_SIZE + 1,
+	};
+	u32 p, o, d, a;
+
+	for (p = 0; p < ARRAY_SIZE(profiles); p++) {
+		struct ib_mock *mock = ib_mock_create(test, profiles[p],
+						      RW_CTXS, 0);
+		struct rw_buf *buf = rw_buf_alloc(test, &shape);
+
+		for (a = 0; a < 2; a++)
+			for (d = 0; d < 2; d++)
+				for (o = 0; o < ARRAY_SIZE(offsets); o++) {
+					rw_buf_refill(buf);
+					rw_do_io(test, mock, buf, offsets[o],
+						 d ? DMA_FROM_DEVICE :
+						     DMA_TO_DEVICE,
+						 a ? RW_BVEC : RW_SG);
+				}
+	}
+}
+
+/* A piece of a bio_vec I/O that lies in one page. */
+struct rw_piece {
+	struct page *page;
+	u32 off;
+	u32 len;
+};
+
+#define RW_PIECES	6
+
+/* How many of the pieces lie inside one live DMA entry in direction @dir. */
+static u32 rw_pieces_mapped(struct ib_mock *mock,
+			    const struct rw_piece *pieces,
+			    enum dma_data_direction dir)
+{
+	u32 i, n = 0;
+
+	for (i = 0; i < RW_PIECES; i++)
+		n += ib_mock_dma_mapped(mock, pieces[i].page, pieces[i].off,
+					pieces[i].len, dir);
+	return n;
+}
+
+/* One I/O of rw_test_bvec_dma(); piece i holds bytes of value i + 1. */
+static void rw_bvec_dma_io(struct kunit *test, struct ib_mock *mock,
+			   const struct bio_vec *bvecs, struct bvec_iter iter,
+			   const struct rw_piece *pieces,
+			   enum dma_data_direction dir)
+{
+	bool mr = rw_expect_mr(mock->profile, RW_PIECES, dir, RW_BVEC);
+	struct rw_dma_mark mark = rw_dma_mark(mock);
+	struct ib_mock_done done = IB_MOCK_DONE_INIT;
+	size_t pos = RW_REMOTE_OFF, bad = 0;
+	struct rdma_rw_ctx ctx;
+	u32 i, j;
+
+	for (i = 0; i < RW_PIECES; i++)
+		memset(page_address(pieces[i].page), i + 1, PAGE_SIZE);
+	rw_fill_remote(mock, iter.bi_size);
+	KUNIT_ASSERT_GT(test, rdma_rw_ctx_init_bvec(&ctx, mock->qp, RW_PORT,
+						    bvecs, 3, iter,
+						    mock->remote_addr +
+						    RW_REMOTE_OFF,
+						    mock->remote_rkey, dir), 0);
+	if (mock->dma_counted) {
+		KUNIT_EXPECT_EQ(test, mock->dma_maps - mark.maps, mr ? 1 : 3);
+		KUNIT_EXPECT_EQ(test, rw_pieces_mapped(mock, pieces, dir),
+				RW_PIECES);
+	}
+	KUNIT_ASSERT_EQ(test, 0, rdma_rw_ctx_post(&ctx, mock->qp, RW_PORT,
+						  &done.cqe, NULL));
+	KUNIT_EXPECT_EQ(test, ib_mock_poll(mock), 1);
+	KUNIT_EXPECT_EQ(test, done.status, IB_WC_SUCCESS);
+	rdma_rw_ctx_destroy_bvec(&ctx, mock->qp, RW_PORT, bvecs, 3, dir);
+	KUNIT_EXPECT_EQ(test, mock->qp->mrs_used, 0);
+	rw_expect_dma_undone(test, mock, &mark);
+	if (mock->dma_counted)
+		KUNIT_EXPECT_EQ(test, rw_pieces_mapped(mock, pieces, dir), 0);
+
+	/* Both sides hold the stream of pieces, in order. */
+	for (i = 0; i < RW_PIECES; i++) {
+		u8 *p = page_address(pieces[i].page);
+
+		for (j = pieces[i].off; j < pieces[i].off + pieces[i].len;
+		     j++, pos++) {
+			u8 want = dir == DMA_TO_DEVICE ? i + 1 :
+							 rw_remote_byte(pos);
+
+			bad += p[j] != want || mock->remote[pos] != want;
+		}
+	}
+	KUNIT_EXPECT_EQ_MSG(test, bad, 0, "%s %s: data wrong",
+			    mock->profile->name,
+			    dir == DMA_TO_DEVICE ? "write" : "read");
+}
+
+/*
+ * bio_vec I/O maps each segment it moves on its own, a multi-page one
+ * whole, or for a registration builds and maps a list of its pages; its
+ * destroy unmaps each mapping exactly (the mock fails the test otherwise)
+ * and leaves none.  Segments: 4 pages from an offset of 100, of which the
+ * iterator skips 50 bytes, a whole page, and 1000 bytes of a third.
+ */
+static void rw_test_bvec_dma(struct kunit *test)
+{
+	const struct ib_mock_profile *const profiles[] = {
+		&ib_mock_ib, &ib_mock_sge1, &ib_mock_iwarp, &ib_mock_small_mr,
+	};
+	static const struct rw_shape shape = { "single", 2 };
+	const u32 total = 4 * PAGE_SIZE - 100 + PAGE_SIZE + 1000;
+	struct bvec_iter iter = { .bi_size = total - 50, .bi_bvec_done = 50 };
+	struct page *block = alloc_pages(GFP_KERNEL, 2);
+	struct rw_piece pieces[RW_PIECES];
+	struct bio_vec bvecs[3];
+	struct rw_buf *single;
+	u32 p, i;
+
+	KUNIT_ASSERT_NOT_NULL(test, block);
+	KUNIT_ASSERT_EQ(test, 0, kunit_add_action_or_reset(test,
+							   rw_free_order2,
+							   block));
+	single = rw_buf_alloc(test, &shape);
+	bvec_set_page(&bvecs[0], block, 4 * PAGE_SIZE - 100, 100);
+	bvec_set_page(&bvecs[1], single->pages[0], PAGE_SIZE, 0);
+	bvec_set_page(&bvecs[2], single->pages[1], 1000, 0);
+	pieces[0] = (struct rw_piece) { block, 150, PAGE_SIZE - 150 };
+	for (i = 1; i < 4; i++)
+		pieces[i] = (struct rw_piece) { nth_page(block, i), 0,
+						PAGE_SIZE };
+	pieces[4] = (struct rw_piece) { single->pages[0], 0, PAGE_SIZE };
+	pieces[5] = (struct rw_piece) { single->pages[1], 0, 1000 };
+
+	for (p = 0; p < ARRAY_SIZE(profiles); p++) {
+		struct ib_mock *mock = ib_mock_create(test, profiles[p],
+						      RW_CTXS, 0);
+
+		rw_bvec_dma_io(test, mock, bvecs, iter, pieces, DMA_TO_DEVICE);
+		rw_bvec_dma_io(test, mock, bvecs, iter, pieces,
+			       DMA_FROM_DEVICE);
+	}
+}
+
+#if IB_MOCK_DMA_COUNTED
+/*
+ * Cases about DMA mappings as such, which the mock counts only where
+ * devices can have DMA ops of their own; elsewhere there is nothing for
+ * them to check, and they are left out.
+ */
+
+static void rw_free_order3(void *page)
+{
+	__free_pages(page, 3);
+}
+
+/*
+ * Where the mock merges DMA entries as an IOMMU may, a list maps to fewer
+ * DMA entries than it has: here pages 0-3 of a block become one, page 5
+ * another.  The unmap must still name the list and the count passed to
+ * map, also when the offset skips the merged entry.
+ */
+static void rw_test_dma_merged(struct kunit *test)
+{
+	static const u32 pages[] = { 0, 1, 2, 3, 5 };
+	const struct ib_mock_profile *const profiles[] = {
+		&ib_mock_ib, &ib_mock_iwarp,
+	};
+	const u32 offsets[] = { 0, 100, 4 * PAGE_SIZE, 4 * PAGE_SIZE + 10 };
+	u32 p, o, d, a, i;
+
+	for (p = 0; p < ARRAY_SIZE(profiles); p++) {
+		struct ib_mock *mock = ib_mock_create(test, profiles[p],
+						      RW_CTXS, 0);
+		struct rw_buf *buf = rw_buf_new(test, ARRAY_SIZE(pages));
+		struct page *block;
+
+		KUNIT_ASSERT_TRUE(test, mock->dma_counted);
+		mock->dma_merge = true;
+		block = alloc_pages(GFP_KERNEL, 3);
+		KUNIT_ASSERT_NOT_NULL(test, block);
+		KUNIT_ASSERT_EQ(test, 0,
+				kunit_add_action_or_reset(test, rw_free_order3,
+							  block));
+		for (i = 0; i < ARRAY_SIZE(pages); i++)
+			rw_buf_set(buf, i, nth_page(block, pages[i]), 0,
+				   PAGE_SIZE);
+
+		KUNIT_ASSERT_EQ(test, 2, ib_dma_map_sg(mock->dev, buf->sgl,
+						       buf->nents,
+						       DMA_TO_DEVICE));
+		KUNIT_EXPECT_EQ(test, sg_dma_len(&buf->sgl[0]), 4 * PAGE_SIZE);
+		KUNIT_EXPECT_EQ(test, sg_dma_len(&buf->sgl[1]), PAGE_SIZE);
+		ib_dma_unmap_sg(mock->dev, buf->sgl, buf->nents, DMA_TO_DEVICE);
+		KUNIT_EXPECT_EQ(test, mock->dma_live, 0);
+
+		for (a = 0; a < 2; a++)
+			for (d = 0; d < 2; d++)
+				for (o = 0; o < ARRAY_SIZE(offsets); o++) {
+					rw_buf_refill(buf);
+					rw_do_io(test, mock, buf, offsets[o],
+						 d ? DMA_FROM_DEVICE :
+						     DMA_TO_DEVICE,
+						 a ? RW_BVEC : RW_SG);
+				}
+	}
+}
+
+/*
+ * The mock's DMA bookkeeping itself: bus addresses are neither virtual nor
+ * physical ones, and an unmap must name a live mapping exactly, or it
+ * counts as bad (and would fail the test, but for dma_expect_bad) and
+ * undoes nothing.
+ */
+static void rw_test_dma_checker(struct kunit *test)
+{
+	static const struct rw_shape shape = { "checker", 3 };
+	struct ib_mock *mock = ib_mock_create(test, &ib_mock_ib, 1, 0);
+	struct ib_device *dev = mock->dev;
+	struct rw_buf *buf;
+	u64 addr, phys;
+	u32 i;
+
+	KUNIT_ASSERT_TRUE(test, mock->dma_counted);
+	buf = rw_buf_alloc(test, &shape);
+
+	KUNIT_ASSERT_EQ(test, 3, ib_dma_map_sg(dev, buf->sgl, 3,
+					       DMA_TO_DEVICE));
+	for (i = 0; i < 3; i++)
+		KUNIT_EXPECT_EQ(test, sg_dma_address(&buf->sgl[i]),
+				page_to_phys(buf->pages[i]) +
+				IB_MOCK_DMA_OFFSET);
+	KUNIT_EXPECT_TRUE(test, ib_mock_dma_sg_live(mock, buf->sgl, 3,
+						    DMA_TO_DEVICE));
+	KUNIT_EXPECT_TRUE(test, ib_mock_dma_mapped(mock, buf->pages[1], 0,
+						   PAGE_SIZE, DMA_TO_DEVICE));
+	KUNIT_EXPECT_FALSE(test, ib_mock_dma_mapped(mock, buf->pages[1], 0,
+						    PAGE_SIZE,
+						    DMA_FROM_DEVICE));
+
+	mock->dma_expect_bad = true;
+	/* The list without its head, as after an offset skip. */
+	ib_dma_unmap_sg(dev, &buf->sgl[1], 2, DMA_TO_DEVICE);
+	/* The count of DMA entries, or any other count. */
+	ib_dma_unmap_sg(dev, buf->sgl, 2, DMA_TO_DEVICE);
+	ib_dma_unmap_sg(dev, buf->sgl, 3, DMA_FROM_DEVICE);
+	KUNIT_EXPECT_EQ(test, mock->dma_bad, 3);
+	KUNIT_EXPECT_EQ(test, mock->dma_unmaps, 0);
+	KUNIT_EXPECT_EQ(test, mock->dma_live, 1);
+	/* Mapping a list that is mapped already. */
+	KUNIT_EXPECT_EQ(test, 3, ib_dma_map_sg(dev, buf->sgl, 3,
+					       DMA_TO_DEVICE));
+	KUNIT_EXPECT_EQ(test, mock->dma_bad, 4);
+	ib_dma_unmap_sg(dev, buf->sgl, 3, DMA_TO_DEVICE);
+	ib_dma_unmap_sg(dev, buf->sgl, 3, DMA_TO_DEVICE);
+	KUNIT_EXPECT_EQ(test, mock->dma_bad, 4);
+	KUNIT_EXPECT_EQ(test, mock->dma_live, 0);
+	KUNIT_EXPECT_FALSE(test, ib_mock_dma_sg_live(mock, buf->sgl, 3,
+						     DMA_TO_DEVICE));
+
+	addr = ib_dma_map_page(dev, buf->pages[0], 100, 200, DMA_FROM_DEVICE);
+	KUNIT_ASSERT_FALSE(test, ib_dma_mapping_error(dev, addr));
+	phys = page_to_phys(buf->pages[0]) + 100;
+	KUNIT_EXPECT_EQ(test, addr, phys + IB_MOCK_DMA_OFFSET);
+	ib_dma_unmap_page(dev, addr, 199, DMA_FROM_DEVICE);
+	ib_dma_unmap_page(dev, addr + 1, 199, DMA_FROM_DEVICE);
+	ib_dma_unmap_page(dev, addr, 200, DMA_TO_DEVICE);
+	ib_dma_unmap_page(dev, phys, 200, DMA_FROM_DEVICE);
+	ib_dma_unmap_page(dev, (uintptr_t)page_address(buf->pages[0]) + 100,
+			  200, DMA_FROM_DEVICE);
+	KUNIT_EXPECT_EQ(test, mock->dma_bad, 9);
+	KUNIT_EXPECT_EQ(test, mock->dma_live, 1);
+	ib_dma_unmap_page(dev, addr, 200, DMA_FROM_DEVICE);
+	KUNIT_EXPECT_EQ(test, mock->dma_bad, 9);
+	KUNIT_EXPECT_EQ(test, mock->dma_live, 0);
+	mock->dma_expect_bad = false;
+
+	/* Injected failures map nothing. */
+	mock->fail_dma_map = 1;
+	KUNIT_EXPECT_EQ(test, 0, ib_dma_map_sg(dev, buf->sgl, 3,
+					       DMA_TO_DEVICE));
+	mock->fail_dma_map = 2;
+	addr = ib_dma_map_page(dev, buf->pages[0], 0, PAGE_SIZE,
+			       DMA_TO_DEVICE);
+	KUNIT_EXPECT_FALSE(test, ib_dma_mapping_error(dev, addr));
+	KUNIT_EXPECT_TRUE(test,
+			  ib_dma_mapping_error(dev,
+					       ib_dma_map_page(dev,
+							       buf->pages[1], 0,
+							       PAGE_SIZE,
+							       DMA_TO_DEVICE)));
+	ib_dma_unmap_page(dev, addr, PAGE_SIZE, DMA_TO_DEVICE);
+	KUNIT_EXPECT_EQ(test, mock->dma_maps, 4);
+	KUNIT_EXPECT_EQ(test, mock->dma_unmaps, 4);
+	KUNIT_EXPECT_EQ(test, mock->dma_live, 0);
+}
+
+/* What an SGE of rw_post_sge() points at. */
+enum rw_sge_addr {
+	RW_SGE_BUS,		/* the bus address of the mapping */
+	RW_SGE_VIRT,		/* the page's kernel virtual address */
+	RW_SGE_PHYS,		/* its physical address */
+	RW_SGE_LONG,		/* the bus address, one byte too long */
+	RW_SGE_UNMAPPED,	/* the bus address, after the unmap */
+};
+
+/*
+ * Map a page with map_page in direction @mapped, on a mock of its own,
+ * post one @opcode of one SGE through the local DMA lkey that points at
+ * it as @how says, and return how that completed.
+ */
+static enum ib_wc_status rw_post_sge(struct kunit *test,
+				     enum ib_wr_opcode opcode,
+				     enum dma_data_direction mapped,
+				     enum rw_sge_addr how)
+{
+	static const struct rw_shape shape = { "sge", 1 };
+	struct ib_mock *mock = ib_mock_create(test, &ib_mock_ib, 1, 0);
+	struct page *page = rw_buf_alloc(test, &shape)->pages[0];
+	struct ib_mock_done done = IB_MOCK_DONE_INIT;
+	struct ib_sge sge = {
+		.length = PAGE_SIZE,
+		.lkey = mock->pd->local_dma_lkey,
+	};
+	struct ib_rdma_wr wr = {
+		.wr = {
+			.wr_cqe = &done.cqe,
+			.opcode = opcode,
+			.send_flags = IB_SEND_SIGNALED,
+			.sg_list = &sge,
+			.num_sge = 1,
+		},
+		.remote_addr = mock->remote_addr,
+		.rkey = mock->remote_rkey,
+	};
+	u64 bus;
+
+	bus = ib_dma_map_page(mock->dev, page, 0, PAGE_SIZE, mapped);
+	KUNIT_ASSERT_FALSE(test, ib_dma_mapping_error(mock->dev, bus));
+	sge.addr = bus;
+	if (how == RW_SGE_VIRT)
+		sge.addr = (uintptr_t)page_address(page);
+	else if (how == RW_SGE_PHYS)
+		sge.addr = page_to_phys(page);
+	else if (how == RW_SGE_LONG)
+		sge.length++;
+	else if (how == RW_SGE_UNMAPPED)
+		ib_dma_unmap_page(mock->dev, bus, PAGE_SIZE, mapped);
+
+	KUNIT_EXPECT_EQ(test, 0, ib_post_send(mock->qp, &wr.wr, NULL));
+	KUNIT_EXPECT_EQ(test, ib_mock_poll(mock), 1);
+	if (how != RW_SGE_UNMAPPED)
+		ib_dma_unmap_page(mock->dev, bus, PAGE_SIZE, mapped);
+	return done.status;
+}
+
+/*
+ * The QP reaches local memory only through bus addresses inside a live
+ * mapping whose direction allows the access: not through virtual or
+ * physical addresses, past the end of a mapping, against its direction or
+ * after its unmap; through an SGE or an MR alike.
+ */
+static void rw_test_dma_access(struct kunit *test)
+{
+	static const struct rw_shape shape = { "stale", 3 };
+	const enum ib_wc_status refused = IB_WC_LOC_PROT_ERR;
+	const enum ib_wc_status ok = IB_WC_SUCCESS;
+	struct ib_mock *mock = ib_mock_create(test, &ib_mock_iwarp, 1, 0);
+	struct ib_mock_done done = IB_MOCK_DONE_INIT;
+	struct rdma_rw_ctx ctx;
+	struct rw_buf *buf;
+
+	KUNIT_ASSERT_TRUE(test, mock->dma_counted);
+	KUNIT_EXPECT_EQ(test, ok, rw_post_sge(test, IB_WR_RDMA_WRITE,
+					      DMA_TO_DEVICE, RW_SGE_BUS));
+	KUNIT_EXPECT_EQ(test, ok, rw_post_sge(test, IB_WR_RDMA_READ,
+					      DMA_FROM_DEVICE, RW_SGE_BUS));
+	KUNIT_EXPECT_EQ(test, ok, rw_post_sge(test, IB_WR_RDMA_READ,
+					      DMA_BIDIRECTIONAL, RW_SGE_BUS));
+	KUNIT_EXPECT_EQ(test, refused, rw_post_sge(test, IB_WR_RDMA_WRITE,
+						   DMA_TO_DEVICE,
+						   RW_SGE_VIRT));
+	KUNIT_EXPECT_EQ(test, refused, rw_post_sge(test, IB_WR_RDMA_WRITE,
+						   DMA_TO_DEVICE,
+						   RW_SGE_PHYS));
+	KUNIT_EXPECT_EQ(test, refused, rw_post_sge(test, IB_WR_RDMA_WRITE,
+						   DMA_TO_DEVICE,
+						   RW_SGE_LONG));
+	KUNIT_EXPECT_EQ(test, refused, rw_post_sge(test, IB_WR_RDMA_WRITE,
+						   DMA_TO_DEVICE,
+						   RW_SGE_UNMAPPED));
+	KUNIT_EXPECT_EQ(test, refused, rw_post_sge(test, IB_WR_RDMA_READ,
+						   DMA_TO_DEVICE, RW_SGE_BUS));
+	KUNIT_EXPECT_EQ(test, refused, rw_post_sge(test, IB_WR_RDMA_WRITE,
+						   DMA_FROM_DEVICE,
+						   RW_SGE_BUS));
+
+	/* An MR over a list that was unmapped behind rw.c's back. */
+	buf = rw_buf_alloc(test, &shape);
+	KUNIT_ASSERT_GT(test, rw_init(&ctx, mock, buf, 0, DMA_FROM_DEVICE,
+				      RW_SG), 0);
+	ib_dma_unmap_sg(mock->dev, buf->sgl, 3, DMA_FROM_DEVICE);
+	KUNIT_ASSERT_EQ(test, 0, rdma_rw_ctx_post(&ctx, mock->qp, RW_PORT,
+						  &done.cqe, NULL));
+	KUNIT_EXPECT_EQ(test, ib_mock_poll(mock), 1);
+	KUNIT_EXPECT_EQ(test, done.status, refused);
+	mock->dma_expect_bad = true;
+	rw_destroy(&ctx, mock, buf, DMA_FROM_DEVICE, RW_SG);
+	KUNIT_EXPECT_EQ(test, mock->dma_bad, 1);
+	KUNIT_EXPECT_EQ(test, mock->dma_live, 0);
+	KUNIT_EXPECT_EQ(test, mock->qp->mrs_used, 0);
+}
+#endif /* IB_MOCK_DMA_COUNTED */
+
+/*
  * Every profile, API, direction and shape, or with force_mr the shapes
  * marked for it, into the cases from @c up to @end.  Return: where the
  * next case goes, or NULL if they do not fit.
@@ -920,6 +1820,14 @@ static struct kunit_case rw_test_cases[] = {
 	KUNIT_CASE(rw_test_sizing),
 	KUNIT_CASE(rw_test_bvec_bad_input),
 	KUNIT_CASE(rw_test_bvec_multipage),
+	KUNIT_CASE_PARAM(rw_test_init_fault, rw_fault_gen),
+	KUNIT_CASE(rw_test_offset_skip),
+	KUNIT_CASE(rw_test_bvec_dma),
+#if IB_MOCK_DMA_COUNTED
+	KUNIT_CASE(rw_test_dma_merged),
+	KUNIT_CASE(rw_test_dma_checker),
+	KUNIT_CASE(rw_test_dma_access),
+#endif
 	{}
 };
 

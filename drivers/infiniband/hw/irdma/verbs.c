@@ -96,11 +96,11 @@ static struct irdma_pbl *irdma_get_pbl(unsigned long va, struct list_head *pbl_l
 #define IRDMA_UCTX_LEGACY_RESP_LEN \
 	offsetofend(struct irdma_alloc_ucontext_resp, rsvd)
 
-static int irdma_query_device(struct ib_device *ibdev,
+static int irdma_query_device(struct ib_device *dev,
 			      struct ib_device_attr *attr,
 			      struct ib_udata *udata)
 {
-	struct irdma_pci_f *rf = to_iwdev(ibdev)->rf;
+	struct irdma_pci_f *rf = to_iwdev(dev)->rf;
 	struct irdma_hw_attrs *hw = &rf->sc_dev.hw_attrs;
 	struct irdma_uk_attrs *uk = &hw->uk_attrs;
 
@@ -109,7 +109,7 @@ static int irdma_query_device(struct ib_device *ibdev,
 
 	memset(attr, 0, sizeof(*attr));
 	addrconf_addr_eui48((u8 *)&attr->sys_image_guid,
-			    to_iwdev(ibdev)->netdev->dev_addr);
+			    to_iwdev(dev)->netdev->dev_addr);
 	attr->fw_ver = (u64)irdma_fw_major_ver(&rf->sc_dev) << 32 |
 		       irdma_fw_minor_ver(&rf->sc_dev);
 	attr->device_cap_flags = IB_DEVICE_MEM_WINDOW |
@@ -141,7 +141,7 @@ static int irdma_query_device(struct ib_device *ibdev,
 	attr->max_total_mcast_qp_attach = rf->max_qp * IRDMA_MAX_MGS_PER_CTX;
 	attr->max_fast_reg_page_list_len = IRDMA_MAX_PAGES_PER_FMR;
 
-	if (rdma_protocol_roce(ibdev, 1)) {
+	if (rdma_protocol_roce(dev, 1)) {
 		attr->device_cap_flags |= IB_DEVICE_RC_RNR_NAK_GEN;
 		attr->max_pkeys = IRDMA_PKEY_TBL_SZ;
 	}
@@ -256,22 +256,22 @@ static int irdma_mmap_bar_page(struct ib_ucontext *context,
 	return ret;
 }
 
-static int irdma_mmap(struct ib_ucontext *context, struct vm_area_struct *vma)
+static int irdma_mmap(struct ib_ucontext *ibuctx, struct vm_area_struct *vma)
 {
 	struct rdma_user_mmap_entry *rentry;
 	int ret;
 
-	if (to_ucontext(context)->legacy_mode)
-		return irdma_mmap_db_legacy(context, vma);
+	if (to_ucontext(ibuctx)->legacy_mode)
+		return irdma_mmap_db_legacy(ibuctx, vma);
 
-	rentry = rdma_user_mmap_entry_get(context, vma);
+	rentry = rdma_user_mmap_entry_get(ibuctx, vma);
 	if (!rentry) {
-		ibdev_dbg(context->device,
+		ibdev_dbg(ibuctx->device,
 			  "VERBS: no mmap entry at pgoff %#lx\n", vma->vm_pgoff);
 		return -EINVAL;
 	}
 
-	ret = irdma_mmap_bar_page(context, vma, rentry);
+	ret = irdma_mmap_bar_page(ibuctx, vma, rentry);
 	rdma_user_mmap_entry_put(rentry);
 	return ret;
 }
@@ -379,10 +379,10 @@ static void irdma_dealloc_ucontext(struct ib_ucontext *ibuctx)
 	rdma_user_mmap_entry_remove(to_ucontext(ibuctx)->db_mmap_entry);
 }
 
-static int irdma_alloc_pd(struct ib_pd *pd, struct ib_udata *udata)
+static int irdma_alloc_pd(struct ib_pd *ibpd, struct ib_udata *udata)
 {
-	struct irdma_pci_f *rf = to_iwdev(pd->device)->rf;
-	struct irdma_sc_pd *sc_pd = &to_iwpd(pd)->sc_pd;
+	struct irdma_pci_f *rf = to_iwdev(ibpd->device)->rf;
+	struct irdma_sc_pd *sc_pd = &to_iwpd(ibpd)->sc_pd;
 	struct irdma_alloc_pd_resp resp = {};
 	int abi_ver = IRDMA_ABI_VER;
 	u32 pd_id;
@@ -407,7 +407,8 @@ static int irdma_alloc_pd(struct ib_pd *pd, struct ib_udata *udata)
 
 	resp.pd_id = pd_id;
 	if (ib_copy_to_udata(udata, &resp, min(sizeof(resp), udata->outlen))) {
-		irdma_free_rsrc(rf, rf->allocated_pds, pd_id);
+		/* user space never learnt of the PD: give its number back */
+		irdma_free_rsrc(rf, rf->allocated_pds, resp.pd_id);
 		return -EFAULT;
 	}
 	return 0;
@@ -557,10 +558,10 @@ static void irdma_qp_mmap_push_page(struct irdma_qp *iwqp,
 	resp->push_offset = iwqp->sc_qp.push_offset;
 }
 
-static int irdma_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
+static int irdma_destroy_qp(struct ib_qp *qp, struct ib_udata *udata)
 {
-	struct irdma_pci_f *rf = to_iwdev(ibqp->device)->rf;
-	struct irdma_qp *iwqp = to_iwqp(ibqp);
+	struct irdma_pci_f *rf = to_iwdev(qp->device)->rf;
+	struct irdma_qp *iwqp = to_iwqp(qp);
 	struct irdma_sc_qp *sc_qp = &iwqp->sc_qp;
 
 	sc_qp->qp_uk.destroy_pending = true;
@@ -582,7 +583,7 @@ static int irdma_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
 	 * Drop the reference taken at creation and wait for the ones event
 	 * handlers still hold; after a reset nobody will drop them.
 	 */
-	irdma_qp_rem_ref(ibqp);
+	irdma_qp_rem_ref(qp);
 	if (!rf->reset)
 		wait_for_completion(&iwqp->free_qp);
 
@@ -1017,12 +1018,12 @@ static void irdma_qp_publish(struct irdma_pci_f *rf, struct irdma_qp *iwqp,
 	rf->qp_table[iwqp->ibqp.qp_num] = iwqp;
 }
 
-static int irdma_create_qp(struct ib_qp *ibqp,
+static int irdma_create_qp(struct ib_qp *qp,
 			   struct ib_qp_init_attr *init_attr,
 			   struct ib_udata *udata)
 {
-	struct irdma_device *iwdev = to_iwdev(ibqp->device);
-	struct irdma_qp *iwqp = to_iwqp(ibqp);
+	struct irdma_device *iwdev = to_iwdev(qp->device);
+	struct irdma_qp *iwqp = to_iwqp(qp);
 	struct irdma_sc_qp *sc_qp = &iwqp->sc_qp;
 	struct irdma_pci_f *rf = iwdev->rf;
 	struct irdma_qp_init_info info = {};
@@ -1038,9 +1039,9 @@ static int irdma_create_qp(struct ib_qp *ibqp,
 		return -EINVAL;
 
 	iwqp->iwdev = iwdev;
-	iwqp->iwpd = to_iwpd(ibqp->pd);
-	iwqp->iwscq = to_iwcq(ibqp->send_cq);
-	iwqp->iwrcq = to_iwcq(ibqp->recv_cq);
+	iwqp->iwpd = to_iwpd(qp->pd);
+	iwqp->iwscq = to_iwcq(qp->send_cq);
+	iwqp->iwrcq = to_iwcq(qp->recv_cq);
 	sc_qp->qp_uk.back_qp = iwqp;
 	sc_qp->push_idx = IRDMA_INVALID_PUSH_PAGE_INDEX;
 	init_waitqueue_head(&iwqp->waitq);
@@ -1056,7 +1057,7 @@ static int irdma_create_qp(struct ib_qp *ibqp,
 		if (err)
 			goto err_free;
 	}
-	ibqp->qp_num = qp_num;
+	qp->qp_num = qp_num;
 
 	irdma_qp_fill_init_info(iwdev, iwqp, init_attr, !!udata, &info);
 	err = irdma_qp_setup_rings(iwqp, udata, init_attr, &info);
@@ -1083,7 +1084,7 @@ static int irdma_create_qp(struct ib_qp *ibqp,
 	/* the QP now exists in hardware and in qp_table: destroy it fully */
 	if (irdma_qp_is_roce(iwqp)) {
 		if (rf->sc_dev.ws_add(&iwdev->vsi, 0)) {
-			irdma_destroy_qp(ibqp, udata);
+			irdma_destroy_qp(qp, udata);
 			return -EINVAL;
 		}
 		irdma_qp_add_qos(sc_qp);
@@ -1092,7 +1093,7 @@ static int irdma_create_qp(struct ib_qp *ibqp,
 	if (udata) {
 		err = irdma_qp_create_uresp(iwqp, udata, &info.qp_uk_init_info);
 		if (err) {
-			irdma_destroy_qp(ibqp, udata);
+			irdma_destroy_qp(qp, udata);
 			return err;
 		}
 	}
@@ -1149,10 +1150,10 @@ static void irdma_qp_query_roce(const struct irdma_qp *iwqp,
 }
 
 /* @attr_mask is ignored: everything known is reported. */
-static int irdma_query_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr,
-			  int attr_mask, struct ib_qp_init_attr *init_attr)
+static int irdma_query_qp(struct ib_qp *qp, struct ib_qp_attr *attr,
+			  int attr_mask, struct ib_qp_init_attr *qp_init)
 {
-	struct irdma_qp *iwqp = to_iwqp(ibqp);
+	struct irdma_qp *iwqp = to_iwqp(qp);
 	struct irdma_qp_uk *uk = &iwqp->sc_qp.qp_uk;
 	struct ib_qp_cap *cap = &attr->cap;
 
@@ -1169,11 +1170,11 @@ static int irdma_query_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr,
 	if (irdma_qp_is_roce(iwqp))
 		irdma_qp_query_roce(iwqp, attr);
 
-	*init_attr = (struct ib_qp_init_attr) {
-		.event_handler = ibqp->event_handler,
-		.qp_context = ibqp->qp_context,
-		.send_cq = ibqp->send_cq,
-		.recv_cq = ibqp->recv_cq,
+	*qp_init = (struct ib_qp_init_attr) {
+		.event_handler = qp->event_handler,
+		.qp_context = qp->qp_context,
+		.send_cq = qp->send_cq,
+		.recv_cq = qp->recv_cq,
 		.cap = *cap,
 	};
 
@@ -1651,7 +1652,7 @@ static int irdma_qp_roce_hw_modify(struct irdma_qp *iwqp,
 
 /**
  * irdma_modify_qp_roce - modify_qp for RoCE devices
- * @ibqp: QP to modify
+ * @rqp: QP to modify
  * @attr: new attribute values
  * @attr_mask: IB_QP_* bits saying which of @attr to apply
  * @udata: user QP flush request and push page response, or NULL
@@ -1660,10 +1661,10 @@ static int irdma_qp_roce_hw_modify(struct irdma_qp *iwqp,
  *
  * Return: 0 or a negative errno.
  */
-int irdma_modify_qp_roce(struct ib_qp *ibqp, struct ib_qp_attr *attr,
+int irdma_modify_qp_roce(struct ib_qp *rqp, struct ib_qp_attr *attr,
 			 int attr_mask, struct ib_udata *udata)
 {
-	struct irdma_qp *iwqp = to_iwqp(ibqp);
+	struct irdma_qp *iwqp = to_iwqp(rqp);
 	struct irdma_modify_qp_info info = {};
 	int step, err;
 
@@ -1685,7 +1686,7 @@ int irdma_modify_qp_roce(struct ib_qp *ibqp, struct ib_qp_attr *attr,
 
 	ibdev_dbg(&iwqp->iwdev->ibdev,
 		  "VERBS: from %pS: qp %u ib state %d -> %d, hw state %d, mask 0x%x\n",
-		  __builtin_return_address(0), ibqp->qp_num, iwqp->ibqp_state,
+		  __builtin_return_address(0), rqp->qp_num, iwqp->ibqp_state,
 		  attr->qp_state, iwqp->iwarp_state, attr_mask);
 
 	step = irdma_qp_roce_start_modify(iwqp, attr, attr_mask, udata, &info);
@@ -1909,7 +1910,7 @@ int irdma_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr,
 		return step;
 
 	/* let a non-blocking modify issued by the CM reach hardware first */
-	wait_event(iwqp->mod_qp_waitq, !atomic_read(&iwqp->hw_mod_qp_pend));
+	wait_event(iwqp->mod_qp_waitq, atomic_read(&iwqp->hw_mod_qp_pend) == 0);
 	ibdev_dbg(&iwqp->iwdev->ibdev,
 		  "VERBS: from %pS: qp %u ib state %d -> %d, hw state %d (hw iwarp %d, tcp %d), last_aeq 0x%x, mask 0x%x\n",
 		  __builtin_return_address(0), ibqp->qp_num, iwqp->ibqp_state,
@@ -3170,10 +3171,10 @@ static int irdma_hw_alloc_stag(struct irdma_mr *iwmr)
  * An MR for IB_WR_REG_MR: a STag and room for @max_num_sg page addresses in
  * PBLEs, filled by map_mr_sg and handed to the hardware in the REG_MR WQE.
  */
-static struct ib_mr *irdma_alloc_mr(struct ib_pd *ibpd, enum ib_mr_type type,
+static struct ib_mr *irdma_alloc_mr(struct ib_pd *mr_pd, enum ib_mr_type type,
 				    u32 max_num_sg)
 {
-	struct irdma_device *iwdev = to_iwdev(ibpd->device);
+	struct irdma_device *iwdev = to_iwdev(mr_pd->device);
 	struct irdma_mr *iwmr;
 	int ret;
 
@@ -3182,7 +3183,7 @@ static struct ib_mr *irdma_alloc_mr(struct ib_pd *ibpd, enum ib_mr_type type,
 	    max_num_sg > IRDMA_MAX_PAGES_PER_FMR)
 		return ERR_PTR(-EINVAL);
 
-	iwmr = irdma_new_mr(ibpd, IRDMA_MEMREG_TYPE_MEM);
+	iwmr = irdma_new_mr(mr_pd, IRDMA_MEMREG_TYPE_MEM);
 	if (!iwmr)
 		return ERR_PTR(-ENOMEM);
 	if (!irdma_mr_new_stag(iwmr)) {
@@ -3434,34 +3435,35 @@ static int irdma_reg_user_mr_type_cq(struct irdma_mr *iwmr,
  * request's reg_type: a plain MR, or the rings of a QP or CQ that user space
  * creates next (create_qp/create_cq find them with irdma_get_pbl()).
  */
-static struct ib_mr *irdma_reg_user_mr(struct ib_pd *ibpd, u64 start, u64 len,
+static struct ib_mr *irdma_reg_user_mr(struct ib_pd *mr_pd, u64 start, u64 len,
 				       u64 iova, int access,
 				       struct ib_udata *udata)
 {
 	const size_t min_req = offsetofend(struct irdma_mem_reg_req, sq_pages);
-	struct irdma_device *iwdev = to_iwdev(ibpd->device);
+	struct irdma_device *iwdev = to_iwdev(mr_pd->device);
 	struct irdma_ucontext *uctx;
 	struct irdma_mem_reg_req req = {};
 	struct ib_umem *umem;
 	struct irdma_mr *iwmr;
 	int ret;
 
-	if (irdma_mr_len_bad(ibpd->device, len) || udata->inlen < min_req)
+	if (irdma_mr_len_bad(mr_pd->device, len) || udata->inlen < min_req)
 		return ERR_PTR(-EINVAL);
 
-	umem = ib_umem_get(ibpd->device, start, len, access);
+	umem = ib_umem_get(mr_pd->device, start, len, access);
 	if (IS_ERR(umem)) {
 		ibdev_dbg(&iwdev->ibdev, "VERBS: ib_umem_get failed: %pe\n",
 			  umem);
 		return ERR_CAST(umem);
 	}
 
-	if (ib_copy_from_udata(&req, udata, min(sizeof(req), udata->inlen))) {
+	if (ib_copy_from_udata(&req, udata,
+			       min_t(size_t, sizeof(req), udata->inlen))) {
 		ret = -EFAULT;
 		goto release;
 	}
 
-	iwmr = irdma_alloc_iwmr(ibpd, umem, iova, req.reg_type);
+	iwmr = irdma_alloc_iwmr(mr_pd, umem, iova, req.reg_type);
 	if (IS_ERR(iwmr)) {
 		ret = PTR_ERR(iwmr);
 		goto release;
@@ -3491,20 +3493,20 @@ release:
 	return ERR_PTR(ret);
 }
 
-static struct ib_mr *irdma_reg_user_mr_dmabuf(struct ib_pd *ibpd, u64 start,
+static struct ib_mr *irdma_reg_user_mr_dmabuf(struct ib_pd *mr_pd, u64 start,
 					      u64 len, u64 iova, int fd,
 					      int access,
 					      struct uverbs_attr_bundle *attrs)
 {
-	struct irdma_device *iwdev = to_iwdev(ibpd->device);
+	struct irdma_device *iwdev = to_iwdev(mr_pd->device);
 	struct ib_umem_dmabuf *dmabuf;
 	struct irdma_mr *iwmr;
 	int ret;
 
-	if (irdma_mr_len_bad(ibpd->device, len))
+	if (irdma_mr_len_bad(mr_pd->device, len))
 		return ERR_PTR(-EINVAL);
 
-	dmabuf = ib_umem_dmabuf_get_pinned(ibpd->device, start, len, fd,
+	dmabuf = ib_umem_dmabuf_get_pinned(mr_pd->device, start, len, fd,
 					   access);
 	if (IS_ERR(dmabuf)) {
 		ibdev_dbg(&iwdev->ibdev, "VERBS: dmabuf umem failed: %pe\n",
@@ -3512,7 +3514,7 @@ static struct ib_mr *irdma_reg_user_mr_dmabuf(struct ib_pd *ibpd, u64 start,
 		return ERR_CAST(dmabuf);
 	}
 
-	iwmr = irdma_alloc_iwmr(ibpd, &dmabuf->umem, iova,
+	iwmr = irdma_alloc_iwmr(mr_pd, &dmabuf->umem, iova,
 				IRDMA_MEMREG_TYPE_MEM);
 	if (IS_ERR(iwmr)) {
 		ret = PTR_ERR(iwmr);
@@ -3888,11 +3890,11 @@ static int irdma_post_send(struct ib_qp *qp, const struct ib_send_wr *wr,
 			   const struct ib_send_wr **bad_wr)
 {
 	struct irdma_qp *iwqp = to_iwqp(qp);
-	unsigned long flags;
+	unsigned long irqf;
 	bool flushed;
 	int ret = 0;
 
-	spin_lock_irqsave(&iwqp->lock, flags);
+	spin_lock_irqsave(&iwqp->lock, irqf);
 	for (; wr; wr = wr->next) {
 		ret = irdma_post_one(iwqp, wr);
 		if (ret) {
@@ -3903,7 +3905,7 @@ static int irdma_post_send(struct ib_qp *qp, const struct ib_send_wr *wr,
 	flushed = iwqp->flush_issued;
 	if (!flushed && iwqp->hw_iwarp_state <= IRDMA_QP_STATE_RTS)
 		irdma_verbs_ring_sq(iwqp);
-	spin_unlock_irqrestore(&iwqp->lock, flags);
+	spin_unlock_irqrestore(&iwqp->lock, irqf);
 
 	/*
 	 * Once the QP has been flushed the hardware no longer reads the SQ:
@@ -3911,9 +3913,9 @@ static int irdma_post_send(struct ib_qp *qp, const struct ib_send_wr *wr,
 	 */
 	if (flushed) {
 		unsigned long delay = msecs_to_jiffies(IRDMA_FLUSH_DELAY_MS);
+		struct workqueue_struct *wq = iwqp->iwdev->cleanup_wq;
 
-		mod_delayed_work(iwqp->iwdev->cleanup_wq, &iwqp->dwork_flush,
-				 delay);
+		mod_delayed_work(wq, &iwqp->dwork_flush, delay);
 	}
 	return ret;
 }
@@ -3937,7 +3939,7 @@ static int irdma_port_immutable(struct ib_device *ibdev, u32 port,
 	return 0;
 }
 
-static int irdma_roce_port_immutable(struct ib_device *ibdev, u32 port,
+static int irdma_port_immutable_roce(struct ib_device *ibdev, u32 port,
 				     struct ib_port_immutable *imm)
 {
 	return irdma_port_immutable(ibdev, port, imm,
@@ -3946,8 +3948,8 @@ static int irdma_roce_port_immutable(struct ib_device *ibdev, u32 port,
 }
 
 /* No MADs on iWARP; its P_Key table length is reported as 0. */
-static int irdma_iw_port_immutable(struct ib_device *ibdev, u32 port,
-				   struct ib_port_immutable *imm)
+static int irdma_port_immutable_iwarp(struct ib_device *ibdev, u32 port,
+				      struct ib_port_immutable *imm)
 {
 	return irdma_port_immutable(ibdev, port, imm, RDMA_CORE_PORT_IWARP, 0);
 }
@@ -4014,7 +4016,7 @@ static void irdma_get_dev_fw_str(struct ib_device *ibdev, char *str)
 }
 
 static struct rdma_hw_stats *
-irdma_alloc_hw_port_stats(struct ib_device *ibdev, u32 port)
+irdma_alloc_port_stats(struct ib_device *ibdev, u32 port)
 {
 	struct irdma_sc_dev *dev = &to_iwdev(ibdev)->rf->sc_dev;
 
@@ -4027,11 +4029,11 @@ irdma_alloc_hw_port_stats(struct ib_device *ibdev, u32 port)
  * Whatever @index asks for, refresh all counters: returning num_counters
  * tells the core they are all current.
  */
-static int irdma_get_hw_stats(struct ib_device *ibdev,
+static int irdma_get_hw_stats(struct ib_device *dev,
 			      struct rdma_hw_stats *stats, u32 port, int index)
 {
-	struct irdma_vsi_pestat *pestat = to_iwdev(ibdev)->vsi.pestat;
-	struct irdma_pci_f *rf = to_iwdev(ibdev)->rf;
+	struct irdma_vsi_pestat *pestat = to_iwdev(dev)->vsi.pestat;
+	struct irdma_pci_f *rf = to_iwdev(dev)->rf;
 
 	if (rf->rdma_ver >= IRDMA_GEN_2)
 		irdma_cqp_gather_stats_cmd(&rf->sc_dev, pestat, true);
@@ -4044,11 +4046,11 @@ static int irdma_get_hw_stats(struct ib_device *ibdev,
 }
 
 /* An iWARP port has a single GID: its MAC address, zero padded. */
-static int irdma_query_gid(struct ib_device *ibdev, u32 port, int index,
+static int irdma_query_gid(struct ib_device *dev, u32 port, int index,
 			   union ib_gid *gid)
 {
 	memset(gid, 0, sizeof(*gid));
-	ether_addr_copy(gid->raw, to_iwdev(ibdev)->netdev->dev_addr);
+	ether_addr_copy(gid->raw, to_iwdev(dev)->netdev->dev_addr);
 	return 0;
 }
 
@@ -4117,20 +4119,20 @@ static int irdma_mcast_hw_op(struct irdma_pci_f *rf,
  * low-order word ip_addr[3]; correcting that changes the MAC on the wire
  * and in HW groups, so it is left for a separate fix.
  */
-void irdma_mcast_mac(u32 *ip_addr, u8 *mac, bool ipv4)
+void irdma_mcast_mac(u32 *ip, u8 *mac, bool ipv4)
 {
 	if (ipv4) {
 		mac[0] = 0x01;
 		mac[1] = 0x00;
 		mac[2] = 0x5e;
-		mac[3] = (ip_addr[0] >> 16) & 0x7f;
-		mac[4] = (ip_addr[0] >> 8) & 0xff;
-		mac[5] = ip_addr[0] & 0xff;
+		mac[3] = (ip[0] >> 16) & 0x7f;
+		mac[4] = (ip[0] >> 8) & 0xff;
+		mac[5] = ip[0] & 0xff;
 		return;
 	}
 	mac[0] = 0x33;
 	mac[1] = 0x33;
-	put_unaligned_be32(ip_addr[0], &mac[2]);
+	put_unaligned_be32(ip[0], &mac[2]);
 }
 
 static void irdma_mcast_grp_free(struct irdma_pci_f *rf,
@@ -4395,18 +4397,18 @@ static bool irdma_ah_set_ips(struct irdma_ah_info *info,
 }
 
 /* Fill in the AH from @ah_attr; nothing is allocated, nothing to undo. */
-static int irdma_ah_setup(struct ib_ah *ibah, struct rdma_ah_attr *ah_attr)
+static int irdma_ah_setup(struct ib_ah *ah_ib, struct rdma_ah_attr *ah_attr)
 {
-	struct irdma_device *iwdev = to_iwdev(ibah->device);
+	struct irdma_device *iwdev = to_iwdev(ah_ib->device);
 	const struct ib_global_route *grh = &ah_attr->grh;
-	struct irdma_ah *ah = to_iwah(ibah);
+	struct irdma_ah *ah = to_iwah(ah_ib);
 	struct irdma_ah_info *info = &ah->sc_ah.ah_info;
 	const u8 *dmac = ah_attr->roce.dmac;
 	u8 mcast_mac[ETH_ALEN];
 	int arp_idx;
 	int ret;
 
-	ah->pd = to_iwpd(ibah->pd);
+	ah->pd = to_iwpd(ah_ib->pd);
 	ah->sgid_index = grh->sgid_index;
 	ah->dgid = grh->dgid;
 	ah->av.attrs = *ah_attr;
@@ -4538,23 +4540,23 @@ static int irdma_destroy_ah(struct ib_ah *ibah, u32 flags)
 	return 0;
 }
 
-static int irdma_create_user_ah(struct ib_ah *ibah,
+static int irdma_create_user_ah(struct ib_ah *ah_ib,
 				struct rdma_ah_init_attr *init_attr,
 				struct ib_udata *udata)
 {
 	struct irdma_create_ah_resp resp = {};
-	struct irdma_ah *ah = to_iwah(ibah);
+	struct irdma_ah *ah = to_iwah(ah_ib);
 	struct irdma_device *iwdev;
 	int ret;
 
 	if (udata->outlen < offsetofend(struct irdma_create_ah_resp, rsvd))
 		return -EINVAL;
 
-	ret = irdma_ah_setup(ibah, init_attr->ah_attr);
+	ret = irdma_ah_setup(ah_ib, init_attr->ah_attr);
 	if (ret)
 		return ret;
 
-	iwdev = to_iwdev(ibah->device);
+	iwdev = to_iwdev(ah_ib->device);
 	mutex_lock(&iwdev->ah_tbl_lock);
 	if (!irdma_ah_share_cached(iwdev, ah)) {
 		ret = irdma_ah_create_hw(iwdev->rf, ah, true);
@@ -4569,7 +4571,7 @@ static int irdma_create_user_ah(struct ib_ah *ibah,
 	resp.ah_id = ah->sc_ah.ah_info.ah_idx;
 	ret = ib_copy_to_udata(udata, &resp, min(sizeof(resp), udata->outlen));
 	if (ret)
-		irdma_destroy_ah(ibah, RDMA_DESTROY_AH_SLEEPABLE);
+		irdma_destroy_ah(ah_ib, RDMA_DESTROY_AH_SLEEPABLE);
 	return ret;
 }
 
@@ -4619,7 +4621,7 @@ static const struct ib_device_ops irdma_roce_ops = {
 	.destroy_ah = irdma_destroy_ah,
 	.detach_mcast = irdma_detach_mcast,
 	.get_link_layer = irdma_get_link_layer,
-	.get_port_immutable = irdma_roce_port_immutable,
+	.get_port_immutable = irdma_port_immutable_roce,
 	.modify_qp = irdma_modify_qp_roce,
 	.query_ah = irdma_query_ah,
 	.query_pkey = irdma_query_pkey,
@@ -4627,7 +4629,7 @@ static const struct ib_device_ops irdma_roce_ops = {
 
 /* Verbs only an iWARP function has: connections are made by the iw_cm. */
 static const struct ib_device_ops irdma_iwarp_ops = {
-	.get_port_immutable = irdma_iw_port_immutable,
+	.get_port_immutable = irdma_port_immutable_iwarp,
 	.iw_accept = irdma_accept,
 	.iw_add_ref = irdma_qp_add_ref,
 	.iw_connect = irdma_connect,
@@ -4645,7 +4647,7 @@ static const struct ib_device_ops irdma_common_ops = {
 	.driver_id = RDMA_DRIVER_IRDMA,
 	.uverbs_abi_ver = IRDMA_ABI_VER,
 
-	.alloc_hw_port_stats = irdma_alloc_hw_port_stats,
+	.alloc_hw_port_stats = irdma_alloc_port_stats,
 	.alloc_mr = irdma_alloc_mr,
 	.alloc_mw = irdma_alloc_mw,
 	.alloc_pd = irdma_alloc_pd,
@@ -4686,13 +4688,13 @@ static const struct ib_device_ops irdma_common_ops = {
 };
 
 /* Fill in the ib_device: node type and GUID from the netdev, the ops. */
-static void irdma_init_rdma_device(struct irdma_device *iwdev)
+static void irdma_init_rdma_device(struct irdma_device *wdev)
 {
-	struct ib_device *ibdev = &iwdev->ibdev;
-	struct net_device *netdev = iwdev->netdev;
+	struct ib_device *ibdev = &wdev->ibdev;
+	struct net_device *netdev = wdev->netdev;
 
 	addrconf_addr_eui48((u8 *)&ibdev->node_guid, netdev->dev_addr);
-	if (iwdev->roce_mode) {
+	if (wdev->roce_mode) {
 		ibdev->node_type = RDMA_NODE_IB_CA;
 		ib_set_device_ops(ibdev, &irdma_roce_ops);
 	} else {
@@ -4701,24 +4703,24 @@ static void irdma_init_rdma_device(struct irdma_device *iwdev)
 		ib_set_device_ops(ibdev, &irdma_iwarp_ops);
 	}
 	ibdev->phys_port_cnt = 1;
-	ibdev->num_comp_vectors = iwdev->rf->ceqs_count;
-	ibdev->dev.parent = &iwdev->rf->pcidev->dev;
+	ibdev->num_comp_vectors = wdev->rf->ceqs_count;
+	ibdev->dev.parent = &wdev->rf->pcidev->dev;
 	ib_set_device_ops(ibdev, &irdma_common_ops);
 }
 
 /**
  * irdma_port_ibevent - report the port's state to the RDMA core
- * @iwdev: irdma device
+ * @dev: irdma device
  *
  * IB_EVENT_PORT_ACTIVE while iwdev->iw_status is set, IB_EVENT_PORT_ERR
  * otherwise.
  */
-void irdma_port_ibevent(struct irdma_device *iwdev)
+void irdma_port_ibevent(struct irdma_device *dev)
 {
 	struct ib_event ev = {
-		.device = &iwdev->ibdev,
+		.device = &dev->ibdev,
 		.element.port_num = 1,
-		.event = iwdev->iw_status ? IB_EVENT_PORT_ACTIVE :
+		.event = dev->iw_status ? IB_EVENT_PORT_ACTIVE :
 					    IB_EVENT_PORT_ERR,
 	};
 
@@ -4727,59 +4729,59 @@ void irdma_port_ibevent(struct irdma_device *iwdev)
 
 /**
  * irdma_ib_unregister_device - take the device away from the RDMA core
- * @iwdev: irdma device
+ * @dev: irdma device
  *
  * The port goes down first, so that users see it before they are told
  * to let go of the device.
  */
-void irdma_ib_unregister_device(struct irdma_device *iwdev)
+void irdma_ib_unregister_device(struct irdma_device *dev)
 {
-	iwdev->iw_status = 0;
-	irdma_port_ibevent(iwdev);
-	ib_unregister_device(&iwdev->ibdev);
+	dev->iw_status = 0;
+	irdma_port_ibevent(dev);
+	ib_unregister_device(&dev->ibdev);
 }
 
 /**
  * irdma_ib_register_device - make the device known to the RDMA core
- * @iwdev: irdma device, its hardware already initialised
+ * @dev: irdma device, its hardware already initialised
  *
  * Return: 0 with the port reported active, or a negative errno.
  */
-int irdma_ib_register_device(struct irdma_device *iwdev)
+int irdma_ib_register_device(struct irdma_device *dev)
 {
-	struct device *dma_dev = iwdev->rf->hw.device;
+	struct device *dma_dev = dev->rf->hw.device;
 	int ret;
 
-	irdma_init_rdma_device(iwdev);
-	ret = ib_device_set_netdev(&iwdev->ibdev, iwdev->netdev, 1);
+	irdma_init_rdma_device(dev);
+	ret = ib_device_set_netdev(&dev->ibdev, dev->netdev, 1);
 	if (!ret) {
 		/* an SGE carries up to 4 GiB: no need to cut DMA segments */
 		dma_set_max_seg_size(dma_dev, UINT_MAX);
-		ret = ib_register_device(&iwdev->ibdev, "irdma%d", dma_dev);
+		ret = ib_register_device(&dev->ibdev, "irdma%d", dma_dev);
 	}
 	if (ret) {
-		ibdev_dbg(&iwdev->ibdev, "VERBS: registration failed: %d\n",
+		ibdev_dbg(&dev->ibdev, "VERBS: registration failed: %d\n",
 			  ret);
 		return ret;
 	}
 
-	iwdev->iw_status = 1;
-	irdma_port_ibevent(iwdev);
+	dev->iw_status = 1;
+	irdma_port_ibevent(dev);
 	return 0;
 }
 
 /**
  * irdma_ib_dealloc_device - free the hardware state behind an ib_device
- * @ibdev: the device, already unregistered
+ * @dev: the device, already unregistered
  *
  * The RDMA core's dealloc_driver callback: runtime state first, then the
  * control path, then the PCI function's structure.
  */
-void irdma_ib_dealloc_device(struct ib_device *ibdev)
+void irdma_ib_dealloc_device(struct ib_device *dev)
 {
-	struct irdma_device *iwdev = to_iwdev(ibdev);
+	struct irdma_device *wdev = to_iwdev(dev);
 
-	irdma_rt_deinit_hw(iwdev);
-	irdma_ctrl_deinit_hw(iwdev->rf);
-	kfree(iwdev->rf);
+	irdma_rt_deinit_hw(wdev);
+	irdma_ctrl_deinit_hw(wdev->rf);
+	kfree(wdev->rf);
 }

@@ -6,6 +6,7 @@
 BUILD	?= $(CURDIR)/build
 LINUX	:= $(BUILD)/linux
 OBJ_UM	:= $(BUILD)/obj-um
+OBJ_X86	:= $(BUILD)/obj-x86
 SERIES	:= $(BUILD)/series
 
 # Every compiler call of every kernel build goes through ccache.
@@ -13,7 +14,7 @@ CCACHE_DIR ?= $(HOME)/.cache/ccache
 export CCACHE_DIR
 # Debian's python3 first: the checks use its packages (ply, git).
 export PATH := /usr/lib/ccache:/usr/bin:$(PATH)
-export BUILD LINUX OBJ_UM SERIES
+export BUILD LINUX OBJ_UM OBJ_X86 SERIES
 
 .PHONY: all setup base apply config build check e2e bench mutate series clean
 
@@ -30,10 +31,12 @@ apply: base
 
 config: apply
 	@tools/series/build.sh config
+	@tools/series/build.sh x86-config
 
 build: setup
 	@tools/series/build.sh users
 	@tools/series/build.sh kunit
+	@tools/series/build.sh x86-kunit
 
 check: setup
 	@tools/series/deps.sh e2e

@@ -152,13 +152,18 @@ def glue_selftests_target(tree, repo, args):
 
 
 def glue_kconfig_source(tree, repo, args):
-    """Source a Kconfig of ours before the last endif of an upstream one."""
+    """Source a Kconfig of ours before the last endif of an upstream one,
+    or after its last entry when it has no endif (a driver's Kconfig)."""
     kconfig, ours = args
     text = tree.read(kconfig)
     line = f'source "{ours}"\n'
-    if line not in text:
-        at = text.rindex("\nendif") + 1
-        tree.write(kconfig, text[:at] + line + "\n" + text[at:])
+    if line in text:
+        return
+    at = text.rfind("\nendif")
+    if at < 0:
+        tree.write(kconfig, text.rstrip("\n") + "\n\n" + line)
+    else:
+        tree.write(kconfig, text[:at + 1] + line + "\n" + text[at + 1:])
 
 
 def glue_kconfig_select(tree, repo, args):
@@ -186,12 +191,35 @@ def glue_makefile_obj(tree, repo, args):
         tree.write(makefile, text + line)
 
 
+def glue_makefile_composite(tree, repo, args):
+    """Link objects of ours into an upstream composite object (a module
+    built from several files) under a symbol: one line per object,
+    "<composite>-$(<symbol>) += <object>", in a block of their own at the
+    end of the Makefile."""
+    makefile, composite, symbol, *objects = args
+    text = tree.read(makefile)
+    if not objects or not re.search(
+            rf"^{re.escape(composite)}-(objs|y)\s*[:+]?=", text, re.M):
+        die(f"{makefile}: makefile-composite needs objects and an existing "
+            f"composite {composite}")
+    prefix = f"{composite}-$({symbol}) += "
+    missing = [f"{prefix}{obj}\n" for obj in objects
+               if f"{prefix}{obj}\n" not in text]
+    if not missing:
+        return
+    text = text.rstrip("\n") + "\n"
+    if not text.splitlines()[-1].startswith(prefix):
+        text += "\n"
+    tree.write(makefile, text + "".join(missing))
+
+
 GLUE = {
     "doc-index": glue_doc_index,
     "kconfig-select": glue_kconfig_select,
     "kconfig-source": glue_kconfig_source,
     "maintainers": glue_maintainers,
     "maintainers-file": glue_maintainers_file,
+    "makefile-composite": glue_makefile_composite,
     "makefile-obj": glue_makefile_obj,
     "selftests-target": glue_selftests_target,
 }

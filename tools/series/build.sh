@@ -1,12 +1,15 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-only
 #
-# Kernel builds of the series on ARCH=um, all in one object tree.
+# Kernel builds of the series: ARCH=um in one object tree ($OBJ_UM), and
+# ARCH=x86_64 under QEMU in another ($OBJ_X86) for the suites of hardware
+# drivers, which drivers/infiniband/Kconfig hides from UML (if !UML).
 #
 #   build.sh config [force]  generate the .config, unless it is newer
-#                       than its fragments: configs/*.config, every
-#                       .kunitconfig of the series and the config of the
-#                       rdma kselftest
+#                       than its fragments: configs/um-*.config, every
+#                       .kunitconfig of the series outside
+#                       drivers/infiniband/hw/ and the config of the rdma
+#                       kselftest
 #   build.sh users      build rw.o, the in-tree users of the API and the
 #                       series' tests (W=1)
 #   build.sh users-fresh  the same, recompiling them all: ccache replays
@@ -16,18 +19,49 @@
 #                       results go to $OBJ_UM/kunit.json
 #   build.sh kernel     only build the kernel ($OBJ_UM/linux), which is
 #                       also the make e2e guest
+#   build.sh x86-config [force]  the same as config for $OBJ_X86, from
+#                       the .kunitconfig files under drivers/infiniband/hw/,
+#                       those beside a dma.config (with it) and
+#                       configs/x86-*.config
+#   build.sh x86-kunit  build the x86_64 kernel and run its KUnit suites
+#                       under QEMU; the results go to $OBJ_X86/kunit.json
+#   build.sh x86-objs   build the series' x86_64 sources with W=1 and
+#                       sparse (C=2), each object on its own; the log is
+#                       $OBJ_X86/objs.log
+# The x86 actions do nothing while the tree has no x86 suite (x86-kunit)
+# or no x86 source (x86-objs), or neither (x86-config).
 #
-# Needs LINUX (the patched tree) and OBJ_UM (the object tree) in the
-# environment, as the top-level Makefile exports them.
+# Needs LINUX (the patched tree), OBJ_UM and OBJ_X86 (the object trees) in
+# the environment, as the top-level Makefile exports them.
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
 fragments=("$here/configs/um-rw-users.config" "$here/configs/um-debug.config"
 	"$here/configs/um-guest.config")
+x86_fragments=()
 # Only those in the tree: a bisect step may predate some.
 for f in $(awk '$1 == "file" && $2 ~ /\.kunitconfig$/ { print $2 }' \
 		"$here/series"); do
-	[ -f "$LINUX/$f" ] && fragments+=("$LINUX/$f")
+	[ -f "$LINUX/$f" ] || continue
+	case $f in
+	drivers/infiniband/hw/*) x86_fragments+=("$LINUX/$f") ;;
+	*) fragments+=("$LINUX/$f") ;;
+	esac
+	# A dma.config beside a UML suite's .kunitconfig: the x86_64 kernel
+	# runs that suite too, with the mappings counted (GART's DMA ops).
+	dma=$(dirname "$LINUX/$f")/dma.config
+	[ -f "$dma" ] && x86_fragments+=("$LINUX/$f" "$dma")
+done
+# The x86 tree's own options come after the suites' .kunitconfig files.
+x86_suites=${#x86_fragments[@]}
+for f in "$here"/configs/x86-*.config; do
+	[ -f "$f" ] && x86_fragments+=("$f")
+done
+# The series' sources that only x86_64 builds: its objects for x86-objs.
+x86_objs=()
+for f in $(awk '$1 == "file" && $2 ~ /^drivers\/infiniband\/hw\/.*\.c$/ {
+		print $2 }' "$here/series"); do
+	[ -f "$LINUX/$f" ] && x86_objs+=("${f%.c}.o")
 done
 # The kselftest the guest runs (make e2e) brings its own fragment.
 [ -f "$LINUX/tools/testing/selftests/rdma/config" ] &&
@@ -60,21 +94,68 @@ kunit() {
 		$(printf -- '--kunitconfig=%s ' "${fragments[@]}") "$@"
 }
 
+kunit_x86() {
+	local action=$1
+	shift
+	"$LINUX/tools/testing/kunit/kunit.py" "$action" --arch=x86_64 \
+		--build_dir="$OBJ_X86" \
+		$(printf -- '--kunitconfig=%s ' "${x86_fragments[@]}") "$@"
+}
+
+# config_fresh <object tree> <fragment...>: its .config is newer than
+# every fragment.
+config_fresh() {
+	local obj=$1 f
+	shift
+	[ -f "$obj/.config" ] || return 1
+	for f in "$@"; do
+		[ "$obj/.config" -nt "$f" ] || return 1
+	done
+}
+
+no_x86_suite() {
+	[ "$x86_suites" = 0 ] || return 1
+	echo "build: no x86_64 KUnit suite in the series yet"
+}
+
+no_x86_objs() {
+	[ ${#x86_objs[@]} = 0 ] || return 1
+	echo "build: no x86_64 source in the series yet"
+}
+
 kmake() {
 	make -C "$LINUX" ARCH=um O="$OBJ_UM" -j"$(nproc)" "$@"
 }
 
 case ${1:-} in
 config)
-	fresh=1
-	for f in "${fragments[@]}"; do
-		[ "$OBJ_UM/.config" -nt "$f" ] || fresh=0
-	done
-	[ -f "$OBJ_UM/.config" ] && [ $fresh = 1 ] && [ "${2:-}" != force ] &&
+	config_fresh "$OBJ_UM" "${fragments[@]}" && [ "${2:-}" != force ] &&
 		exit 0
 	mkdir -p "$OBJ_UM"
 	# kunit.py checks that every option of the fragments made it in.
 	kunit config >/dev/null
+	;;
+x86-config)
+	no_x86_suite >/dev/null && no_x86_objs >/dev/null && exit 0
+	config_fresh "$OBJ_X86" "${x86_fragments[@]}" &&
+		[ "${2:-}" != force ] && exit 0
+	mkdir -p "$OBJ_X86"
+	kunit_x86 config >/dev/null
+	;;
+x86-kunit)
+	no_x86_suite && exit 0
+	kunit_x86 run --jobs="$(nproc)" --json="$OBJ_X86/kunit.json"
+	;;
+x86-objs)
+	no_x86_objs && exit 0
+	log=$OBJ_X86/objs.log
+	echo "build: the series' x86_64 objects (W=1, sparse)"
+	if ! make -C "$LINUX" ARCH=x86_64 O="$OBJ_X86" -j"$(nproc)" \
+			W=1 C=2 "${x86_objs[@]}" >"$log" 2>&1; then
+		tail -n 30 "$log"
+		echo "build: failed, full log in $log" >&2
+		exit 1
+	fi
 	;;
 kunit)
 	kunit run --jobs="$(nproc)" --json="$OBJ_UM/kunit.json" \
@@ -109,7 +190,8 @@ users)
 	fi
 	;;
 *)
-	echo "usage: $0 config|users|users-fresh|kunit|kernel" >&2
+	echo "usage: $0 config|users|users-fresh|kunit|kernel|" \
+		"x86-config|x86-kunit|x86-objs" >&2
 	exit 2
 	;;
 esac

@@ -4,8 +4,9 @@
 # Every check of the series, one PASS/FAIL line each, then the tally
 # "N passed, N failed".  Exits non-zero when a check failed.
 #
-# Needs LINUX, OBJ_UM, BUILD and SERIES in the environment, as the
-# top-level Makefile exports them, and the series applied and configured.
+# Needs LINUX, OBJ_UM, OBJ_X86, BUILD and SERIES in the environment, as
+# the top-level Makefile exports them, and the series applied and
+# configured.
 set -uo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -36,29 +37,37 @@ our_sources() { our_files | grep -E '\.[ch]$'; }
 kmake() { make -C "$LINUX" ARCH=um O="$OBJ_UM" -j"$(nproc)" "$@"; }
 
 # Each patch builds on its own: check out every commit of the series in
-# turn and build the rw objects, users and tests there, in an object tree
-# of their own so that the main one keeps its configuration.
+# turn and build the rw objects, users and tests there, and the x86_64
+# objects once the series has some, in object trees of their own so that
+# the main ones keep their configuration.
 check_bisect() {
 	local rev=$1
 
 	git -C "$LINUX" checkout -q "$rev" &&
 		OBJ_UM=$BUILD/obj-bisect "$here/build.sh" config force &&
-		OBJ_UM=$BUILD/obj-bisect "$here/build.sh" users
+		OBJ_UM=$BUILD/obj-bisect "$here/build.sh" users &&
+		OBJ_X86=$BUILD/obj-bisect-x86 "$here/build.sh" x86-config force &&
+		OBJ_X86=$BUILD/obj-bisect-x86 "$here/build.sh" x86-objs
 }
 
-# The KUnit suites: one line per suite, every case counted in the tally.
+# The KUnit suites of one object tree (run_kunit <tree> <build.sh action>
+# [<arch label>]): one line per suite, every case counted in the tally.
 run_kunit() {
-	local json=$OBJ_UM/kunit.json out p f
+	local obj=$1 action=$2 arch=${3:-} json=$1/kunit.json log=$logs/$2.log
+	local out p f
 
 	rm -f "$json"
-	"$here/build.sh" kunit >"$logs/kunit.log" 2>&1
+	"$here/build.sh" "$action" >"$log" 2>&1
+	if grep -q '^build: no x86_64 KUnit suite' "$log"; then
+		return
+	fi
 	if [ ! -s "$json" ]; then
-		echo "FAIL kunit: no results, see $logs/kunit.log"
-		tail -n 20 "$logs/kunit.log" | sed 's/^/    /'
+		echo "FAIL $action: no results, see $log"
+		tail -n 20 "$log" | sed 's/^/    /'
 		failed=$((failed + 1))
 		return
 	fi
-	out=$(python3 "$here/kunit_results.py" "$json")
+	out=$(python3 "$here/kunit_results.py" "$json" $arch)
 	echo "$out" | sed '$d'
 	read -r p f <<<"$(echo "$out" | tail -n 1)"
 	passed=$((passed + p))
@@ -88,6 +97,19 @@ run_e2e() {
 check_users_w1() {
 	local log=$OBJ_UM/users.log
 	"$here/build.sh" users-fresh || return 1
+	! grep -E "($(our_sources | paste -sd'|')):[0-9]+(:[0-9]+)?: (warning|error)" "$log"
+}
+
+# The series' x86_64 sources build with W=1 and sparse, and nothing warns
+# about our files.  In the bisect tree, whose last step built them so:
+# in $OBJ_X86, W=1 would have the next KUnit build recompile them.
+check_x86_objs() {
+	local obj=$BUILD/obj-bisect-x86
+	local log=$obj/objs.log
+
+	OBJ_X86=$obj "$here/build.sh" x86-config &&
+		OBJ_X86=$obj "$here/build.sh" x86-objs || return 1
+	grep -q ' CHECK ' "$log" || { echo "sparse did not run"; return 1; }
 	! grep -E "($(our_sources | paste -sd'|')):[0-9]+(:[0-9]+)?: (warning|error)" "$log"
 }
 
@@ -153,7 +175,8 @@ check_git_am() {
 
 echo "check: Linux $(make -s -C "$LINUX" kernelversion) + $(patch_msgs | wc -l) patches"
 
-run_kunit
+run_kunit "$OBJ_UM" kunit
+run_kunit "$OBJ_X86" x86-kunit x86_64
 check "bench: ib_core_rw_bench printed figures for every case" \
 	python3 "$here/bench_table.py" --check "$OBJ_UM/test.log"
 run_e2e
@@ -173,6 +196,10 @@ git -C "$LINUX" checkout -q series
 
 check "build: in-tree users with W=1, no warning from our files" check_users_w1
 check "sparse: rw.c (C=2)" check_sparse
+if [ -n "$(our_sources | grep '^drivers/infiniband/hw/.*\.c$')" ]; then
+	check "build: x86_64 objects with W=1 and sparse, no warning from our files" \
+		check_x86_objs
+fi
 
 docs=$( (our_sources; grep -ho '^\.\. kernel-doc:: .*' \
 	$(our_files | grep '\.rst$' | sed "s|^|$repo/|") | awk '{ print $3 }') |

@@ -11,7 +11,7 @@ PATH=$PATH:/usr/sbin:/sbin
 needs=(
 	gcc:gcc make:make flex:flex bison:bison bc:bc perl:perl
 	python3:python3 git:git xz:xz-utils ccache:ccache sparse:sparse
-	sphinx-build:python3-sphinx
+	sphinx-build:python3-sphinx qemu-system-x86_64:qemu-system-x86
 	/usr/include/libelf.h:libelf-dev
 	/usr/lib/python3/dist-packages/ply:python3-ply
 	/usr/lib/python3/dist-packages/git:python3-git

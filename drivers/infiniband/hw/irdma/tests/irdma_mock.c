@@ -1,0 +1,780 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * A mock irdma device for KUnit.
+ *
+ * The mock is an E810 (GEN2) PCI function in iWARP mode with nothing
+ * behind it: BAR0 is a buffer, the HMC backing pages are ordinary
+ * memory, and the control QP (CQP) is the mock itself.  As much of it as
+ * possible is set up by the driver's own code, so that the suites test
+ * the driver rather than a copy of it:
+ *
+ *  - irdma_sc_dev_init() fills in the GEN2 hardware attributes, register
+ *    map and doorbell pointers over the BAR, once the mock has made the
+ *    BAR look like a function whose firmware is up;
+ *  - irdma_initialize_hw_rsrc() sizes the QP, CQ, MR and PD bitmaps and
+ *    the stag mask from the HMC object counts the mock chooses;
+ *  - irdma_hmc_init_pble() sets up the PBLE resource over an SD table in
+ *    memory, and the PBLE allocator grows it by itself later; the SD
+ *    programming it sends to the CQP is completed here;
+ *  - QPs go through irdma_sc_qp_init() and irdma_uk_qp_init(), CQs
+ *    through irdma_uk_cq_init(), with rings, shadow areas and doorbells
+ *    in coherent DMA memory and the BAR.
+ *
+ * irdma_mock_cqp_exec(), irdma_mock_ring_sq() and irdma_mock_arm_cq()
+ * have the signatures of the test seam of verbs.c, and complete CQP
+ * commands, ring SQ doorbells and arm CQs the way the seam's callers
+ * expect, recording what they were asked to do.
+ *
+ * Everything is released by KUnit actions when the test ends.
+ */
+#include <kunit/device.h>
+#include <kunit/test.h>
+#include <linux/dma-mapping.h>
+#include <linux/vmalloc.h>
+
+#include "irdma_mock.h"
+#include "../icrdma_hw.h"
+
+/* BAR0 of an E810 function: registers, then the doorbell pages at 8 MiB */
+#define IRDMA_MOCK_BAR_LEN		SZ_8M
+/* The SD the PBLE object starts in; the HMC has one more after it */
+#define IRDMA_MOCK_PBLE_SD		1
+#define IRDMA_MOCK_SD_CNT		(IRDMA_MOCK_PBLE_SD + 2)
+/* Small HMC objects: only MRs and PBLEs matter to the suites so far */
+#define IRDMA_MOCK_OBJ_CNT		64
+/* What the GLPE_CPUSTATUS registers read once the firmware is ready */
+#define IRDMA_MOCK_CPU_READY		0x80
+
+struct irdma_mock *irdma_mock_from_rf(struct irdma_pci_f *rf)
+{
+	return container_of(rf, struct irdma_mock, rf);
+}
+
+static u32 __iomem *irdma_mock_reg_addr(struct irdma_mock *mock,
+					enum irdma_registers reg)
+{
+	return mock->rf.sc_dev.hw_regs[reg];
+}
+
+/**
+ * irdma_mock_reg - read a register of the mock's BAR
+ * @mock: the mock device
+ * @reg: the register, as the driver names it; not the doorbell area
+ *	(%IRDMA_DB_ADDR_OFFSET), which is an offset rather than a register
+ *
+ * Return: the last value the driver (or the mock) wrote there.
+ */
+u32 irdma_mock_reg(struct irdma_mock *mock, enum irdma_registers reg)
+{
+	return readl(irdma_mock_reg_addr(mock, reg));
+}
+
+/**
+ * irdma_mock_set_reg - write a register of the mock's BAR
+ * @mock: the mock device
+ * @reg: the register, as the driver names it; not %IRDMA_DB_ADDR_OFFSET
+ * @val: what the driver will read there
+ */
+void irdma_mock_set_reg(struct irdma_mock *mock, enum irdma_registers reg,
+			u32 val)
+{
+	writel(val, irdma_mock_reg_addr(mock, reg));
+}
+
+/* The SD programming of the HMC, which a real CQP hands to firmware */
+static int irdma_mock_process_sds(struct irdma_sc_dev *dev,
+				  struct irdma_update_sds_info *info)
+{
+	struct irdma_mock *mock = irdma_mock_from_rf(dev_to_rf(dev));
+
+	if (!info->cnt || info->cnt > IRDMA_MAX_SD_ENTRIES)
+		return -EINVAL;
+	mock->sd_updates += info->cnt;
+	mock->last_sd = info->entry[info->cnt - 1];
+	return 0;
+}
+
+static void irdma_mock_free_bar(void *bar)
+{
+	vfree(bar);
+}
+
+/*
+ * BAR0 as irdma_sc_dev_init() wants to find it: the three CPU status
+ * registers report ready firmware, and the PE doorbell area is enabled.
+ * The register offsets are the E810's, before the driver maps them.
+ */
+static void irdma_mock_setup_bar(struct irdma_mock *mock)
+{
+	static const u32 cpu_status[] = {
+		GLPE_CPUSTATUS0, GLPE_CPUSTATUS1, GLPE_CPUSTATUS2,
+	};
+	u8 __iomem *bar = (u8 __iomem __force *)mock->bar;
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(cpu_status); i++)
+		writel(IRDMA_MOCK_CPU_READY, bar + cpu_status[i]);
+	writel(FIELD_PREP(IRDMA_GLPCI_LBARCTRL_PE_DB_SIZE, IRDMA_PE_DB_SIZE_8M),
+	       bar + GLPCI_LBARCTRL);
+}
+
+static void irdma_mock_free_rsrc(void *data)
+{
+	struct irdma_pci_f *rf = data;
+
+	vfree(rf->mem_rsrc);
+	bitmap_free(rf->allocated_ws_nodes);
+}
+
+/* The HMC object counts irdma_initialize_hw_rsrc() sizes the bitmaps by */
+static void irdma_mock_setup_hmc(struct irdma_mock *mock,
+				 const struct irdma_mock_params *p)
+{
+	struct irdma_hmc_info *hmc = mock->rf.sc_dev.hmc_info;
+	struct irdma_hmc_obj_info *obj;
+	struct kunit *test = mock->test;
+
+	obj = kunit_kcalloc(test, IRDMA_HMC_IW_MAX, sizeof(*obj), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, obj);
+	hmc->hmc_obj = obj;
+	hmc->signature = IRDMA_HMC_INFO_SIGNATURE;
+	hmc->hmc_fn_id = mock->rf.sc_dev.hmc_fn_id;
+
+	obj[IRDMA_HMC_IW_QP].cnt = IRDMA_MOCK_OBJ_CNT;
+	obj[IRDMA_HMC_IW_CQ].cnt = IRDMA_MOCK_OBJ_CNT;
+	obj[IRDMA_HMC_IW_ARP].cnt = IRDMA_MOCK_OBJ_CNT;
+	obj[IRDMA_HMC_IW_FSIAV].cnt = IRDMA_MOCK_OBJ_CNT;
+	obj[IRDMA_HMC_IW_MR].cnt = p->max_mr;
+	/* The PBLE object ends its first SD with the head pages */
+	obj[IRDMA_HMC_IW_PBLE].base = (u64)(IRDMA_MOCK_PBLE_SD + 1) *
+				      IRDMA_HMC_DIRECT_BP_SIZE -
+				      (u64)p->pble_head_pages *
+				      IRDMA_HMC_PAGED_BP_SIZE;
+	obj[IRDMA_HMC_IW_PBLE].cnt = (p->pble_head_pages +
+				      p->pble_tail_pages) * PBLE_PER_PAGE;
+	obj[IRDMA_HMC_IW_PBLE].size = sizeof(u64);
+
+	hmc->sd_table.sd_cnt = IRDMA_MOCK_SD_CNT;
+	hmc->sd_table.sd_entry = kunit_kcalloc(test, IRDMA_MOCK_SD_CNT,
+					       sizeof(*hmc->sd_table.sd_entry),
+					       GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, hmc->sd_table.sd_entry);
+}
+
+/*
+ * The SD table's own pages: the PD page of each paged SD and its entry
+ * array.  The PBLE pages the PDs point to belong to the PBLE chunks.
+ */
+static void irdma_mock_free_sds(void *data)
+{
+	struct irdma_mock *mock = data;
+	struct irdma_hmc_sd_table *sds = &mock->rf.sc_dev.hmc_info->sd_table;
+	u32 i;
+
+	for (i = 0; i < sds->sd_cnt; i++) {
+		struct irdma_hmc_sd_entry *sd = &sds->sd_entry[i];
+		struct irdma_dma_mem *pd_page = &sd->u.pd_table.pd_page_addr;
+
+		if (sd->entry_type != IRDMA_SD_TYPE_PAGED || !pd_page->va)
+			continue;
+		dma_free_coherent(mock->dev, pd_page->size, pd_page->va,
+				  pd_page->pa);
+		kfree(sd->u.pd_table.pd_entry_virt_mem.va);
+	}
+}
+
+static void irdma_mock_free_pble(void *data)
+{
+	irdma_destroy_pble_prm(data);
+}
+
+static void irdma_mock_setup_cqp(struct irdma_mock *mock, u32 nreqs)
+{
+	struct irdma_cqp *cqp = &mock->rf.cqp;
+	struct kunit *test = mock->test;
+	u32 i;
+
+	cqp->sc_cqp.dev = &mock->rf.sc_dev;
+	cqp->sc_cqp.process_cqp_sds = irdma_mock_process_sds;
+	mock->rf.sc_dev.cqp = &cqp->sc_cqp;
+
+	spin_lock_init(&cqp->req_lock);
+	spin_lock_init(&cqp->compl_lock);
+	init_waitqueue_head(&cqp->waitq);
+	init_waitqueue_head(&cqp->remove_wq);
+	INIT_LIST_HEAD(&cqp->cqp_avail_reqs);
+	INIT_LIST_HEAD(&cqp->cqp_pending_reqs);
+
+	mock->cqp_pool = kunit_kcalloc(test, nreqs, sizeof(*mock->cqp_pool),
+				       GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, mock->cqp_pool);
+	mock->cqp_pool_len = nreqs;
+	cqp->cqp_requests = mock->cqp_pool;
+	for (i = 0; i < nreqs; i++) {
+		init_completion(&mock->cqp_pool[i].comp);
+		list_add_tail(&mock->cqp_pool[i].list, &cqp->cqp_avail_reqs);
+	}
+}
+
+static void irdma_mock_free_ibdev(void *data)
+{
+	struct irdma_device *iwdev = data;
+
+	ib_dealloc_device(&iwdev->ibdev);
+}
+
+static void irdma_mock_setup_iwdev(struct irdma_mock *mock)
+{
+	struct kunit *test = mock->test;
+	struct irdma_device *iwdev;
+	int ret;
+
+	iwdev = ib_alloc_device(irdma_device, ibdev);
+	KUNIT_ASSERT_NOT_NULL(test, iwdev);
+	ret = kunit_add_action_or_reset(test, irdma_mock_free_ibdev, iwdev);
+	KUNIT_ASSERT_EQ(test, ret, 0);
+
+	mock->iwdev = iwdev;
+	mock->rf.iwdev = iwdev;
+	iwdev->rf = &mock->rf;
+	iwdev->roce_mode = false;
+	iwdev->ibdev.node_type = RDMA_NODE_RNIC;
+	iwdev->ibdev.phys_port_cnt = 1;
+	iwdev->ibdev.dev.parent = mock->dev;
+	/* What ib_register_device() would have set: ib_dma_*() map on it */
+	iwdev->ibdev.dma_device = mock->dev;
+	iwdev->vsi.dev = &mock->rf.sc_dev;
+	iwdev->vsi.back_vsi = iwdev;
+	init_waitqueue_head(&iwdev->suspend_wq);
+}
+
+/*
+ * The PD the mock's QPs and MRs belong to: a kernel PD as irdma_alloc_pd()
+ * sets one up, its ID from the driver's bitmap.
+ */
+static void irdma_mock_setup_pd(struct irdma_mock *mock)
+{
+	struct irdma_pci_f *rf = &mock->rf;
+	u32 pd_id;
+	int ret;
+
+	ret = irdma_alloc_rsrc(rf, rf->allocated_pds, rf->max_pd, &pd_id,
+			       &rf->next_pd);
+	KUNIT_ASSERT_EQ(mock->test, ret, 0);
+	mock->pd.ibpd.device = &mock->iwdev->ibdev;
+	irdma_sc_pd_init(&rf->sc_dev, &mock->pd.sc_pd, pd_id, IRDMA_ABI_VER);
+}
+
+/**
+ * irdma_mock_create - build a mock irdma device
+ * @test: the test that owns it
+ * @params: its shape, or NULL for the defaults
+ *
+ * Builds the PCI function, its control device (GEN2 attributes, register
+ * map), the resource bitmaps, the PBLE resource with its first chunk, the
+ * CQP request pool, an unregistered &struct irdma_device and a PD.  A
+ * failure fails the test.
+ *
+ * Return: the mock; KUnit frees it and everything in it after the test.
+ */
+struct irdma_mock *irdma_mock_create(struct kunit *test,
+				     const struct irdma_mock_params *params)
+{
+	struct irdma_mock_params p = params ? *params : (struct irdma_mock_params){};
+	static atomic_t irdma_mock_seq = ATOMIC_INIT(0);
+	struct irdma_device_init_info init = {};
+	struct irdma_mock *mock;
+	struct irdma_pci_f *rf;
+	char name[24];
+	int ret;
+
+	p.max_mr = p.max_mr ?: 4096;
+	p.pble_head_pages = p.pble_head_pages ?: 2;
+	p.pble_tail_pages = p.pble_tail_pages ?: 8;
+	p.cqp_requests = p.cqp_requests ?: 16;
+	/* Each part must fit in its SD */
+	KUNIT_ASSERT_LE(test, p.pble_head_pages, IRDMA_HMC_PD_CNT_IN_SD);
+	KUNIT_ASSERT_LE(test, p.pble_tail_pages, IRDMA_HMC_PD_CNT_IN_SD);
+
+	mock = kunit_kzalloc(test, sizeof(*mock), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, mock);
+	mock->test = test;
+	mock->cqp_fail_op = -1;
+	rf = &mock->rf;
+
+	/* Its name is also a driver's: one per mock, even in one test */
+	snprintf(name, sizeof(name), "irdma_mock.%u",
+		 (unsigned int)atomic_inc_return(&irdma_mock_seq));
+	mock->dev = kunit_device_register(test, name);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, mock->dev);
+	mock->dev->dma_mask = &mock->dev->coherent_dma_mask;
+	ret = dma_set_mask_and_coherent(mock->dev, DMA_BIT_MASK(64));
+	KUNIT_ASSERT_EQ(test, ret, 0);
+
+	mock->bar_len = IRDMA_MOCK_BAR_LEN;
+	mock->bar = vzalloc(mock->bar_len);
+	KUNIT_ASSERT_NOT_NULL(test, mock->bar);
+	ret = kunit_add_action_or_reset(test, irdma_mock_free_bar, mock->bar);
+	KUNIT_ASSERT_EQ(test, ret, 0);
+	irdma_mock_setup_bar(mock);
+
+	rf->rdma_ver = IRDMA_GEN_2;
+	rf->protocol_used = IRDMA_IWARP_PROTOCOL_ONLY;
+	rf->hw.device = mock->dev;
+	rf->pble_rsrc = &mock->pble_rsrc;
+	irdma_mock_setup_iwdev(mock);
+
+	init.hw = &rf->hw;
+	init.bar0 = (void __iomem __force *)mock->bar;
+	ret = irdma_sc_dev_init(IRDMA_GEN_2, &rf->sc_dev, &init);
+	KUNIT_ASSERT_EQ(test, ret, 0);
+	rf->sc_dev.hmc_info = &rf->hw.hmc;
+	irdma_mock_setup_cqp(mock, p.cqp_requests);
+	irdma_mock_setup_hmc(mock, &p);
+
+	ret = irdma_initialize_hw_rsrc(rf);
+	KUNIT_ASSERT_EQ(test, ret, 0);
+	ret = kunit_add_action_or_reset(test, irdma_mock_free_rsrc, rf);
+	KUNIT_ASSERT_EQ(test, ret, 0);
+
+	/* The SD pages go after the chunks that point into them */
+	ret = kunit_add_action_or_reset(test, irdma_mock_free_sds, mock);
+	KUNIT_ASSERT_EQ(test, ret, 0);
+	ret = irdma_hmc_init_pble(&rf->sc_dev, &mock->pble_rsrc);
+	KUNIT_ASSERT_EQ(test, ret, 0);
+	ret = kunit_add_action_or_reset(test, irdma_mock_free_pble,
+					&mock->pble_rsrc);
+	KUNIT_ASSERT_EQ(test, ret, 0);
+
+	irdma_mock_setup_pd(mock);
+	return mock;
+}
+
+/**
+ * irdma_mock_cqp_avail - count the free requests of the CQP pool
+ * @mock: the mock device
+ *
+ * Return: how many preallocated CQP requests are on the free list.
+ */
+u32 irdma_mock_cqp_avail(struct irdma_mock *mock)
+{
+	struct irdma_cqp *cqp = &mock->rf.cqp;
+	unsigned long flags;
+	u32 n;
+
+	spin_lock_irqsave(&cqp->req_lock, flags);
+	n = list_count_nodes(&cqp->cqp_avail_reqs);
+	spin_unlock_irqrestore(&cqp->req_lock, flags);
+	return n;
+}
+
+/* A coherent buffer that goes with the test */
+struct irdma_mock_dma {
+	struct irdma_dma_mem mem;
+	struct irdma_mock *mock;
+};
+
+static void irdma_mock_dma_free(void *data)
+{
+	struct irdma_mock_dma *buf = data;
+
+	dma_free_coherent(buf->mock->dev, buf->mem.size, buf->mem.va,
+			  buf->mem.pa);
+}
+
+/* Allocate one, and describe it to the driver in @mem */
+static void *irdma_mock_dma_alloc(struct irdma_mock *mock,
+				  struct irdma_dma_mem *mem, u32 size)
+{
+	struct kunit *test = mock->test;
+	struct irdma_mock_dma *buf;
+	int ret;
+
+	buf = kunit_kzalloc(test, sizeof(*buf), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	buf->mock = mock;
+	buf->mem.size = ALIGN(size, 256);
+	buf->mem.va = dma_alloc_coherent(mock->dev, buf->mem.size,
+					 &buf->mem.pa, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, buf->mem.va);
+	ret = kunit_add_action_or_reset(test, irdma_mock_dma_free, buf);
+	KUNIT_ASSERT_EQ(test, ret, 0);
+	*mem = buf->mem;
+	return mem->va;
+}
+
+/**
+ * irdma_mock_create_cq - build a kernel CQ on the mock device
+ * @mock: the mock device
+ * @cqes: its size in CQEs
+ *
+ * The CQ's ring and shadow area are coherent DMA memory, its doorbells
+ * the CQ arm and ack registers of the mock's BAR; its number comes from
+ * the driver's CQ bitmap.
+ *
+ * Return: the CQ; a failure fails the test.
+ */
+struct irdma_cq *irdma_mock_create_cq(struct irdma_mock *mock, u32 cqes)
+{
+	struct irdma_cq_uk_init_info info = {};
+	struct irdma_pci_f *rf = &mock->rf;
+	struct kunit *test = mock->test;
+	struct irdma_cq *iwcq;
+	u32 cq_num;
+	int ret;
+
+	KUNIT_ASSERT_GE(test, cqes, rf->sc_dev.hw_attrs.uk_attrs.min_hw_cq_size);
+	KUNIT_ASSERT_LE(test, cqes, rf->sc_dev.hw_attrs.uk_attrs.max_hw_cq_size);
+	iwcq = kunit_kzalloc(test, sizeof(*iwcq), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, iwcq);
+	ret = irdma_alloc_rsrc(rf, rf->allocated_cqs, rf->max_cq, &cq_num,
+			       &rf->next_cq);
+	KUNIT_ASSERT_EQ(test, ret, 0);
+
+	iwcq->cq_num = cq_num;
+	iwcq->ibcq.device = &mock->iwdev->ibdev;
+	iwcq->ibcq.cqe = cqes - 1;
+	spin_lock_init(&iwcq->lock);
+	INIT_LIST_HEAD(&iwcq->resize_list);
+	INIT_LIST_HEAD(&iwcq->cmpl_generated);
+	refcount_set(&iwcq->refcnt, 1);
+	init_completion(&iwcq->free_cq);
+
+	info.cq_base = irdma_mock_dma_alloc(mock, &iwcq->kmem,
+					    cqes * sizeof(struct irdma_cqe));
+	info.shadow_area = irdma_mock_dma_alloc(mock, &iwcq->kmem_shadow,
+						IRDMA_SHADOW_AREA_SIZE << 3);
+	info.cq_size = cqes;
+	info.cq_id = cq_num;
+	info.cqe_alloc_db = rf->sc_dev.cq_arm_db;
+	info.cq_ack_db = rf->sc_dev.cq_ack_db;
+	irdma_uk_cq_init(&iwcq->sc_cq.cq_uk, &info);
+	iwcq->sc_cq.dev = &rf->sc_dev;
+	iwcq->sc_cq.back_cq = iwcq;
+	iwcq->sc_cq.vsi = &mock->iwdev->vsi;
+	return iwcq;
+}
+
+/**
+ * irdma_mock_create_qp - build a kernel iWARP RC QP on the mock device
+ * @mock: the mock device
+ * @attr: its shape, or NULL for the defaults
+ *
+ * Sizes and lays out the queues as the driver does for a kernel QP: one
+ * coherent buffer holds the SQ, the RQ and the shadow area, and the
+ * driver's irdma_sc_qp_init() and irdma_uk_qp_init() set the QP up over
+ * it, with the connection WQEs of an iWARP QP already at the head of the
+ * SQ.  The QP is in RTS, its SQ doorbell the WQE allocation register of
+ * the mock's BAR, its number from the driver's QP bitmap, and both of its
+ * CQs one new CQ.  The SQ holds at least 512 quanta.
+ *
+ * Return: the QP; a failure fails the test.
+ */
+struct irdma_qp *irdma_mock_create_qp(struct irdma_mock *mock,
+				      const struct irdma_mock_qp_attr *attr)
+{
+	struct irdma_mock_qp_attr a = attr ? *attr : (struct irdma_mock_qp_attr){};
+	struct irdma_pci_f *rf = &mock->rf;
+	struct irdma_sc_dev *dev = &rf->sc_dev;
+	struct irdma_qp_init_info info = {};
+	struct irdma_qp_uk_init_info *uk = &info.qp_uk_init_info;
+	struct kunit *test = mock->test;
+	struct irdma_qp *iwqp;
+	struct irdma_cq *iwcq;
+	u32 qp_num, size;
+	int ret;
+
+	a.sq_wrs = a.sq_wrs ?: 128;
+	a.rq_wrs = a.rq_wrs ?: 32;
+	a.max_sq_sge = a.max_sq_sge ?: 4;
+	a.max_rq_sge = a.max_rq_sge ?: 1;
+
+	iwqp = kunit_kzalloc(test, sizeof(*iwqp), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, iwqp);
+	iwcq = irdma_mock_create_cq(mock, 2 * (a.sq_wrs + a.rq_wrs));
+	ret = irdma_alloc_rsrc(rf, rf->allocated_qps, rf->max_qp, &qp_num,
+			       &rf->next_qp);
+	KUNIT_ASSERT_EQ(test, ret, 0);
+
+	uk->uk_attrs = &dev->hw_attrs.uk_attrs;
+	uk->sq_size = a.sq_wrs;
+	uk->rq_size = a.rq_wrs;
+	uk->max_sq_frag_cnt = a.max_sq_sge;
+	uk->max_rq_frag_cnt = a.max_rq_sge;
+	uk->max_inline_data = a.max_inline;
+	uk->qp_id = qp_num;
+	uk->first_sq_wq = 1;
+	uk->abi_ver = IRDMA_ABI_VER;
+	uk->type = IRDMA_QP_TYPE_IWARP;
+	uk->qp_caps = IRDMA_WRITE_WITH_IMM | IRDMA_PUSH_MODE;
+	ret = irdma_uk_calc_depth_shift_sq(uk, &uk->sq_depth, &uk->sq_shift);
+	KUNIT_ASSERT_EQ(test, ret, 0);
+	ret = irdma_uk_calc_depth_shift_rq(uk, &uk->rq_depth, &uk->rq_shift);
+	KUNIT_ASSERT_EQ(test, ret, 0);
+	KUNIT_ASSERT_GE(test, uk->sq_depth, 512);
+
+	iwqp->kqp.sq_wrid_mem = kunit_kcalloc(test, uk->sq_depth,
+					      sizeof(*iwqp->kqp.sq_wrid_mem),
+					      GFP_KERNEL);
+	iwqp->kqp.rq_wrid_mem = kunit_kcalloc(test, uk->rq_depth,
+					      sizeof(*iwqp->kqp.rq_wrid_mem),
+					      GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, iwqp->kqp.sq_wrid_mem);
+	KUNIT_ASSERT_NOT_NULL(test, iwqp->kqp.rq_wrid_mem);
+	uk->sq_wrtrk_array = iwqp->kqp.sq_wrid_mem;
+	uk->rq_wrid_array = iwqp->kqp.rq_wrid_mem;
+
+	/* SQ, then RQ, then the shadow area, as a kernel QP has them */
+	size = (uk->sq_depth + uk->rq_depth) * IRDMA_QP_WQE_MIN_SIZE +
+	       (IRDMA_SHADOW_AREA_SIZE << 3);
+	uk->sq = irdma_mock_dma_alloc(mock, &iwqp->kqp.dma_mem, size);
+	uk->rq = &uk->sq[uk->sq_depth];
+	uk->shadow_area = uk->rq[uk->rq_depth].elem;
+	info.sq_pa = iwqp->kqp.dma_mem.pa;
+	info.rq_pa = info.sq_pa + uk->sq_depth * IRDMA_QP_WQE_MIN_SIZE;
+	info.shadow_area_pa = info.rq_pa +
+			      uk->rq_depth * IRDMA_QP_WQE_MIN_SIZE;
+	uk->sq_size = uk->sq_depth >> uk->sq_shift;
+	uk->rq_size = uk->rq_depth >> uk->rq_shift;
+
+	info.q2 = irdma_mock_dma_alloc(mock, &iwqp->q2_ctx_mem,
+				       IRDMA_Q2_BUF_SIZE + IRDMA_QP_CTX_SIZE);
+	info.q2_pa = iwqp->q2_ctx_mem.pa;
+	info.host_ctx = (__le64 *)(info.q2 + IRDMA_Q2_BUF_SIZE);
+	info.host_ctx_pa = info.q2_pa + IRDMA_Q2_BUF_SIZE;
+	info.pd = &mock->pd.sc_pd;
+	info.vsi = &mock->iwdev->vsi;
+	ret = irdma_sc_qp_init(&iwqp->sc_qp, &info);
+	KUNIT_ASSERT_EQ(test, ret, 0);
+
+	iwqp->iwdev = mock->iwdev;
+	iwqp->iwpd = &mock->pd;
+	iwqp->iwscq = iwcq;
+	iwqp->iwrcq = iwcq;
+	iwqp->sc_qp.qp_uk.back_qp = iwqp;
+	iwqp->sc_qp.push_idx = IRDMA_INVALID_PUSH_PAGE_INDEX;
+	iwqp->ibqp.device = &mock->iwdev->ibdev;
+	iwqp->ibqp.pd = &mock->pd.ibpd;
+	iwqp->ibqp.qp_num = qp_num;
+	iwqp->ibqp.qp_type = IB_QPT_RC;
+	iwqp->ibqp.send_cq = &iwcq->ibcq;
+	iwqp->ibqp.recv_cq = &iwcq->ibcq;
+	iwqp->host_ctx.va = info.host_ctx;
+	iwqp->host_ctx.pa = info.host_ctx_pa;
+	iwqp->host_ctx.size = IRDMA_QP_CTX_SIZE;
+	iwqp->max_send_wr = (uk->sq_depth - IRDMA_SQ_RSVD) >> uk->sq_shift;
+	iwqp->max_recv_wr = (uk->rq_depth - IRDMA_RQ_RSVD) >> uk->rq_shift;
+	iwqp->ibqp_state = IB_QPS_RTS;
+	iwqp->iwarp_state = IRDMA_QP_STATE_RTS;
+	iwqp->hw_iwarp_state = IRDMA_QP_STATE_RTS;
+	spin_lock_init(&iwqp->lock);
+	refcount_set(&iwqp->refcnt, 1);
+	init_completion(&iwqp->free_qp);
+	init_waitqueue_head(&iwqp->waitq);
+	init_waitqueue_head(&iwqp->mod_qp_waitq);
+	return iwqp;
+}
+
+/**
+ * irdma_mock_sq_hw_caught_up - let the hardware have consumed the SQ
+ * @iwqp: a mock QP
+ *
+ * Writes the QP's SQ head as the hardware's tail in its shadow area, as
+ * an idle function would have: the next doorbell the driver considers
+ * ringing is then rung.
+ */
+void irdma_mock_sq_hw_caught_up(struct irdma_qp *iwqp)
+{
+	struct irdma_qp_uk *uk = &iwqp->sc_qp.qp_uk;
+
+	set_64bit_val(uk->shadow_area, 0,
+		      FIELD_PREP(IRDMA_QP_DBSA_HW_SQ_TAIL,
+				 IRDMA_RING_CURRENT_HEAD(uk->sq_ring)));
+}
+
+static void irdma_mock_decode_frag(__le64 *wqe, u32 off,
+				   struct ib_sge *sge)
+{
+	u64 to, ctl;
+
+	get_64bit_val(wqe, off, &to);
+	get_64bit_val(wqe, off + 8, &ctl);
+	sge->addr = FIELD_GET(IRDMAQPSQ_FRAG_TO, to);
+	sge->length = FIELD_GET(IRDMAQPSQ_FRAG_LEN, ctl);
+	sge->lkey = FIELD_GET(IRDMAQPSQ_FRAG_STAG, ctl);
+}
+
+/*
+ * The local fragments of a GEN2 READ, WRITE or SEND WQE: the first one in
+ * qwords 0-1 unless immediate data took them, the others from byte 32 on.
+ * An even count is padded with a null fragment that ADDFRAGCNT counts.
+ */
+static void irdma_mock_decode_frags(__le64 *wqe, bool imm,
+				    struct irdma_mock_wqe *out)
+{
+	u32 slots = out->addl_frags + (imm ? 0 : 1);
+	u32 i, n = 0;
+
+	slots = min_t(u32, slots, IRDMA_MOCK_WQE_MAX_FRAGS);
+	for (i = 0; i < slots; i++) {
+		u32 off = i ? 16 + 16 * i : 0;
+
+		if (imm)
+			off = 32 + 16 * i;
+		irdma_mock_decode_frag(wqe, off, &out->frag[n++]);
+	}
+	/*
+	 * The padding is all zero, and the only sign of it: with it, as
+	 * without, the slots are an odd number.  A real last fragment of
+	 * length 0 at address 0 with STag 0 is taken for padding.
+	 */
+	if (n > 1 && !out->frag[n - 1].addr && !out->frag[n - 1].length &&
+	    !out->frag[n - 1].lkey)
+		n--;
+	out->num_frags = n;
+}
+
+/**
+ * irdma_mock_sq_wqe - decode a WQE of a mock QP's SQ
+ * @iwqp: a mock QP
+ * @idx: the WQE's index in the SQ ring, in quanta
+ * @wqe: where to decode it
+ *
+ * Reads the WQE with the hardware's field masks (defs.h): the header
+ * (qword 3) of every opcode, the remote address and local fragments of
+ * RDMA READ, WRITE and SEND, the target of LOCAL_INVALIDATE, and the
+ * fields of FAST_REGISTER.
+ *
+ * Return: 0, or -EINVAL if @idx is outside the ring.
+ */
+int irdma_mock_sq_wqe(struct irdma_qp *iwqp, u32 idx,
+		      struct irdma_mock_wqe *wqe)
+{
+	struct irdma_qp_uk *uk = &iwqp->sc_qp.qp_uk;
+	__le64 *raw;
+	u64 hdr, lo, hi;
+	int i;
+
+	if (idx >= IRDMA_RING_SIZE(uk->sq_ring))
+		return -EINVAL;
+	memset(wqe, 0, sizeof(*wqe));
+	raw = uk->sq_base[idx].elem;
+	for (i = 0; i < ARRAY_SIZE(wqe->qword); i++)
+		get_64bit_val(raw, 8 * i, &wqe->qword[i]);
+	wqe->quanta = uk->sq_wrtrk_array[idx].quanta;
+
+	hdr = wqe->qword[3];
+	wqe->opcode = FIELD_GET(IRDMAQPSQ_OPCODE, hdr);
+	wqe->valid = FIELD_GET(IRDMAQPSQ_VALID, hdr);
+	wqe->signaled = FIELD_GET(IRDMAQPSQ_SIGCOMPL, hdr);
+	wqe->read_fence = FIELD_GET(IRDMAQPSQ_READFENCE, hdr);
+	wqe->local_fence = FIELD_GET(IRDMAQPSQ_LOCALFENCE, hdr);
+	wqe->addl_frags = FIELD_GET(IRDMAQPSQ_ADDFRAGCNT, hdr);
+
+	switch (wqe->opcode) {
+	case IRDMAQP_OP_RDMA_WRITE:
+	case IRDMAQP_OP_RDMA_WRITE_SOL:
+	case IRDMAQP_OP_RDMA_READ:
+	case IRDMAQP_OP_RDMA_READ_LOC_INV:
+		wqe->rem_stag = FIELD_GET(IRDMAQPSQ_REMSTAG, hdr);
+		wqe->rem_to = FIELD_GET(IRDMAQPSQ_FRAG_TO, wqe->qword[2]);
+		irdma_mock_decode_frags(raw, FIELD_GET(IRDMAQPSQ_IMMDATAFLAG,
+						       hdr), wqe);
+		break;
+	case IRDMAQP_OP_RDMA_SEND:
+	case IRDMAQP_OP_RDMA_SEND_INV:
+	case IRDMAQP_OP_RDMA_SEND_SOL_EVENT:
+	case IRDMAQP_OP_RDMA_SEND_SOL_EVENT_INV:
+		irdma_mock_decode_frags(raw, FIELD_GET(IRDMAQPSQ_IMMDATAFLAG,
+						       hdr), wqe);
+		break;
+	case IRDMAQP_OP_LOCAL_INVALIDATE:
+		wqe->inv_stag = FIELD_GET(IRDMAQPSQ_LOCSTAG, wqe->qword[1]);
+		break;
+	case IRDMAQP_OP_FAST_REGISTER:
+		wqe->fr_va = wqe->qword[0];
+		wqe->fr_len = FIELD_GET(IRDMAQPSQ_STAGLEN, wqe->qword[2]);
+		lo = FIELD_GET(IRDMAQPSQ_FIRSTPMPBLIDXLO, wqe->qword[2]);
+		hi = FIELD_GET(IRDMAQPSQ_FIRSTPMPBLIDXHI, wqe->qword[1]);
+		wqe->fr_first_pble = lo | hi << 16;
+		wqe->fr_pbl_addr = wqe->qword[1] & IRDMAQPSQ_PBLADDR;
+		wqe->fr_key = FIELD_GET(IRDMAQPSQ_STAGKEY, hdr);
+		wqe->fr_index = FIELD_GET(IRDMAQPSQ_STAGINDEX, hdr);
+		wqe->fr_rights = FIELD_GET(IRDMAQPSQ_STAGRIGHTS, hdr);
+		wqe->fr_va_based = FIELD_GET(IRDMAQPSQ_VABASEDTO, hdr);
+		wqe->fr_pbl_size = FIELD_GET(IRDMAQPSQ_LPBLSIZE, hdr);
+		wqe->fr_hpage_size = FIELD_GET(IRDMAQPSQ_HPAGESIZE, hdr);
+		break;
+	}
+	return 0;
+}
+
+/**
+ * irdma_mock_cqp_exec - complete a CQP request in software
+ * @rf: the mock's PCI function
+ * @cqp_request: the request, as irdma_handle_cqp_op() would be given it
+ *
+ * The stand-in for the CQP of the test seam in verbs.c: records the
+ * command and completes it at once, successfully unless its opcode is
+ * @cqp_fail_op of the mock, in which case the completion carries an error
+ * and the call returns @cqp_fail_errno.  A request that does not wait
+ * has its callback run, as the CQP's completion handler would.  Like
+ * irdma_handle_cqp_op(), it leaves the caller's reference alone.
+ *
+ * Return: 0 or the injected error.
+ */
+int irdma_mock_cqp_exec(struct irdma_pci_f *rf,
+			struct irdma_cqp_request *cqp_request)
+{
+	struct irdma_mock *mock = irdma_mock_from_rf(rf);
+	struct cqp_cmds_info *info = &cqp_request->info;
+	struct irdma_cqp_compl_info *compl = &cqp_request->compl_info;
+	bool fail = info->cqp_cmd == mock->cqp_fail_op;
+
+	if (mock->cqp_cmds < IRDMA_MOCK_CQP_LOG)
+		mock->cqp_log[mock->cqp_cmds] = *info;
+	mock->cqp_cmds++;
+
+	memset(compl, 0, sizeof(*compl));
+	compl->op_code = info->cqp_cmd;
+	if (fail) {
+		compl->error = true;
+		compl->op_ret_val = 1;
+	}
+	if (!cqp_request->waiting && cqp_request->callback_fcn)
+		cqp_request->callback_fcn(cqp_request);
+	return fail ? mock->cqp_fail_errno : 0;
+}
+
+/**
+ * irdma_mock_ring_sq - ring a mock QP's SQ doorbell
+ * @iwqp: the QP
+ *
+ * The stand-in for the SQ doorbell of the test seam in verbs.c: counts
+ * the call and lets the driver ring the doorbell in the mock's BAR, as it
+ * would on hardware.
+ */
+void irdma_mock_ring_sq(struct irdma_qp *iwqp)
+{
+	struct irdma_mock *mock = irdma_mock_from_rf(iwqp->iwdev->rf);
+
+	mock->sq_rings++;
+	irdma_uk_qp_post_wr(&iwqp->sc_qp.qp_uk);
+}
+
+/**
+ * irdma_mock_arm_cq - arm a mock CQ
+ * @iwcq: the CQ
+ * @type: the notification asked for
+ *
+ * The stand-in for the CQ arm of the test seam in verbs.c: records the
+ * request and lets the driver write the arm doorbell in the mock's BAR.
+ */
+void irdma_mock_arm_cq(struct irdma_cq *iwcq, enum irdma_cmpl_notify type)
+{
+	struct irdma_mock *mock = irdma_mock_from_rf(dev_to_rf(iwcq->sc_cq.dev));
+
+	mock->cq_arms++;
+	mock->last_arm = type;
+	irdma_uk_cq_request_notification(&iwcq->sc_cq.cq_uk, type);
+}

@@ -1,0 +1,189 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * A mock irdma device for KUnit: an E810 (GEN2) function in iWARP mode
+ * that lives in memory only.  See irdma_mock.c.
+ */
+#ifndef IRDMA_MOCK_H
+#define IRDMA_MOCK_H
+
+#include "../main.h"
+
+struct kunit;
+
+/* CQP commands irdma_mock_cqp_exec() keeps, the first ones of a test */
+#define IRDMA_MOCK_CQP_LOG	32
+
+/**
+ * struct irdma_mock_params - the shape of a mock device
+ * @max_mr: MR objects of the HMC: the size of the stag bitmap
+ * @pble_head_pages: pages of PBLEs at the end of the first segment
+ *	descriptor (SD) the PBLE object occupies; the mock's PBLE resource
+ *	starts with them, in one chunk
+ * @pble_tail_pages: pages of PBLEs in the next SD, which the PBLE
+ *	allocator adds as a second chunk the first time the first one
+ *	cannot satisfy a request
+ * @cqp_requests: CQP requests in the preallocated pool
+ *
+ * A zero field takes its default: 4096 MRs, 2 head pages (1024 PBLEs),
+ * 8 tail pages (4096 PBLEs) and 16 requests.
+ */
+struct irdma_mock_params {
+	u32 max_mr;
+	u32 pble_head_pages;
+	u32 pble_tail_pages;
+	u32 cqp_requests;
+};
+
+/**
+ * struct irdma_mock - a mock irdma device
+ * @test: the test that owns it; everything goes with the test
+ * @dev: a device on the KUnit bus with a 64-bit DMA mask, the device of
+ *	every DMA mapping and coherent buffer of the mock
+ * @rf: the PCI function, whose @rf.sc_dev is initialised by the driver's
+ *	own irdma_sc_dev_init() over @bar, and whose resource bitmaps come
+ *	from its irdma_initialize_hw_rsrc()
+ * @iwdev: the RDMA device, from ib_alloc_device() and never registered;
+ *	it has no ops yet, and DMA-maps on @dev
+ * @bar: BAR0 in memory: the registers and doorbells the driver writes
+ * @bar_len: its size
+ * @pble_rsrc: @rf's PBLE resource, over an HMC whose SD table the mock
+ *	sets up; SDs are programmed through @rf's CQP, that is, by the mock
+ * @pd: a protection domain for QPs and MRs, its PD ID taken from
+ *	@rf.allocated_pds
+ * @cqp_pool: the preallocated CQP requests of @rf.cqp
+ * @cqp_pool_len: their number
+ * @sd_updates: SD table updates the mock's CQP completed
+ * @last_sd: the last SD entry it was asked to write
+ * @cqp_cmds: CQP commands irdma_mock_cqp_exec() completed or failed
+ * @cqp_log: copies of the first %IRDMA_MOCK_CQP_LOG of them
+ * @cqp_fail_op: a CQP opcode (IRDMA_OP_*) that irdma_mock_cqp_exec()
+ *	fails with @cqp_fail_errno, or -1 for none
+ * @cqp_fail_errno: what it returns then
+ * @sq_rings: SQ doorbells rung through irdma_mock_ring_sq()
+ * @cq_arms: CQ notification requests through irdma_mock_arm_cq()
+ * @last_arm: the last notification type asked for
+ */
+struct irdma_mock {
+	struct kunit *test;
+	struct device *dev;
+	struct irdma_pci_f rf;
+	struct irdma_device *iwdev;
+	void *bar;
+	size_t bar_len;
+	struct irdma_hmc_pble_rsrc pble_rsrc;
+	struct irdma_pd pd;
+	struct irdma_cqp_request *cqp_pool;
+	u32 cqp_pool_len;
+
+	u32 sd_updates;
+	struct irdma_update_sd_entry last_sd;
+
+	u32 cqp_cmds;
+	struct cqp_cmds_info cqp_log[IRDMA_MOCK_CQP_LOG];
+	int cqp_fail_op;
+	int cqp_fail_errno;
+
+	u32 sq_rings;
+	u32 cq_arms;
+	enum irdma_cmpl_notify last_arm;
+};
+
+/**
+ * struct irdma_mock_qp_attr - the shape of a mock QP
+ * @sq_wrs: work requests the SQ must hold
+ * @rq_wrs: work requests the RQ must hold
+ * @max_sq_sge: SGEs per send work request
+ * @max_rq_sge: SGEs per receive work request
+ * @max_inline: inline data bytes per send work request
+ *
+ * A zero field takes its default: 128 send and 32 receive work requests,
+ * 4 and 1 SGEs, no inline data.
+ */
+struct irdma_mock_qp_attr {
+	u32 sq_wrs;
+	u32 rq_wrs;
+	u32 max_sq_sge;
+	u32 max_rq_sge;
+	u32 max_inline;
+};
+
+/* At most this many fragments in an SQ WQE, with the GEN2 padding one */
+#define IRDMA_MOCK_WQE_MAX_FRAGS	(IRDMA_MAX_WQ_FRAGMENT_COUNT + 1)
+
+/**
+ * struct irdma_mock_wqe - an SQ WQE as the hardware reads it
+ * @qword: its first 32 bytes, CPU-endian
+ * @quanta: its length in 32-byte quanta, as uk.c recorded it
+ * @opcode: IRDMAQPSQ_OPCODE, an IRDMAQP_OP_* value
+ * @valid: IRDMAQPSQ_VALID, the polarity the WQE was written with
+ * @signaled: IRDMAQPSQ_SIGCOMPL
+ * @read_fence: IRDMAQPSQ_READFENCE
+ * @local_fence: IRDMAQPSQ_LOCALFENCE
+ * @addl_frags: IRDMAQPSQ_ADDFRAGCNT: fragments beyond the first,
+ *	including the null one GEN2 pads an even count with
+ * @rem_stag: remote STag of RDMA READ and WRITE (IRDMAQPSQ_REMSTAG)
+ * @rem_to: remote tagged offset of RDMA READ and WRITE
+ * @num_frags: local fragments, padding left out
+ * @frag: the fragments: address, length and STag
+ * @inv_stag: the STag a LOCAL_INVALIDATE targets
+ * @fr_va: FAST_REGISTER: the base VA (or first byte offset)
+ * @fr_len: FAST_REGISTER: the region's length (IRDMAQPSQ_STAGLEN)
+ * @fr_key: FAST_REGISTER: the STag's key (IRDMAQPSQ_STAGKEY)
+ * @fr_index: FAST_REGISTER: the STag's index (IRDMAQPSQ_STAGINDEX)
+ * @fr_rights: FAST_REGISTER: IRDMA_ACCESS_FLAGS_* (IRDMAQPSQ_STAGRIGHTS)
+ * @fr_va_based: FAST_REGISTER: IRDMAQPSQ_VABASEDTO
+ * @fr_pbl_size: FAST_REGISTER: IRDMAQPSQ_LPBLSIZE, the kind of page list
+ *	@fr_pbl_addr and @fr_first_pble describe (1: a level-1 PBL)
+ * @fr_hpage_size: FAST_REGISTER: IRDMAQPSQ_HPAGESIZE, an IRDMA_PAGE_SIZE_*
+ * @fr_first_pble: FAST_REGISTER: the index of the first PBLE in the HMC
+ * @fr_pbl_addr: FAST_REGISTER: the address in IRDMAQPSQ_PBLADDR
+ */
+struct irdma_mock_wqe {
+	u64 qword[4];
+	u16 quanta;
+	u8 opcode;
+	bool valid;
+	bool signaled;
+	bool read_fence;
+	bool local_fence;
+	u8 addl_frags;
+	u32 rem_stag;
+	u64 rem_to;
+	u32 num_frags;
+	struct ib_sge frag[IRDMA_MOCK_WQE_MAX_FRAGS];
+	u32 inv_stag;
+	u64 fr_va;
+	u64 fr_len;
+	u8 fr_key;
+	u32 fr_index;
+	u8 fr_rights;
+	bool fr_va_based;
+	u8 fr_pbl_size;
+	u8 fr_hpage_size;
+	u32 fr_first_pble;
+	u64 fr_pbl_addr;
+};
+
+struct irdma_mock *irdma_mock_create(struct kunit *test,
+				     const struct irdma_mock_params *params);
+struct irdma_mock *irdma_mock_from_rf(struct irdma_pci_f *rf);
+
+struct irdma_cq *irdma_mock_create_cq(struct irdma_mock *mock, u32 cqes);
+struct irdma_qp *irdma_mock_create_qp(struct irdma_mock *mock,
+				      const struct irdma_mock_qp_attr *attr);
+
+u32 irdma_mock_cqp_avail(struct irdma_mock *mock);
+u32 irdma_mock_reg(struct irdma_mock *mock, enum irdma_registers reg);
+void irdma_mock_set_reg(struct irdma_mock *mock, enum irdma_registers reg,
+			u32 val);
+
+void irdma_mock_sq_hw_caught_up(struct irdma_qp *iwqp);
+int irdma_mock_sq_wqe(struct irdma_qp *iwqp, u32 idx,
+		      struct irdma_mock_wqe *wqe);
+
+int irdma_mock_cqp_exec(struct irdma_pci_f *rf,
+			struct irdma_cqp_request *cqp_request);
+void irdma_mock_ring_sq(struct irdma_qp *iwqp);
+void irdma_mock_arm_cq(struct irdma_cq *iwcq, enum irdma_cmpl_notify type);
+
+#endif /* IRDMA_MOCK_H */

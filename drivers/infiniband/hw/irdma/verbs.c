@@ -4687,25 +4687,27 @@ static const struct ib_device_ops irdma_common_ops = {
 	INIT_RDMA_OBJ_SIZE(ib_ucontext, irdma_ucontext, ibucontext),
 };
 
-/* Fill in the ib_device: node type and GUID from the netdev, the ops. */
+/* The verbs of an iWARP or a RoCE function, and its node type. */
+VISIBLE_IF_KUNIT void irdma_set_device_ops(struct ib_device *ibdev, bool roce)
+{
+	ibdev->node_type = roce ? RDMA_NODE_IB_CA : RDMA_NODE_RNIC;
+	ib_set_device_ops(ibdev, roce ? &irdma_roce_ops : &irdma_iwarp_ops);
+	ib_set_device_ops(ibdev, &irdma_common_ops);
+}
+
+/* Fill in the ib_device: the ops, and what the netdev and PCI function say. */
 static void irdma_init_rdma_device(struct irdma_device *wdev)
 {
 	struct ib_device *ibdev = &wdev->ibdev;
 	struct net_device *netdev = wdev->netdev;
 
 	addrconf_addr_eui48((u8 *)&ibdev->node_guid, netdev->dev_addr);
-	if (wdev->roce_mode) {
-		ibdev->node_type = RDMA_NODE_IB_CA;
-		ib_set_device_ops(ibdev, &irdma_roce_ops);
-	} else {
-		ibdev->node_type = RDMA_NODE_RNIC;
+	irdma_set_device_ops(ibdev, wdev->roce_mode);
+	if (!wdev->roce_mode)
 		memcpy(ibdev->iw_ifname, netdev->name, sizeof(ibdev->iw_ifname));
-		ib_set_device_ops(ibdev, &irdma_iwarp_ops);
-	}
 	ibdev->phys_port_cnt = 1;
 	ibdev->num_comp_vectors = wdev->rf->ceqs_count;
 	ibdev->dev.parent = &wdev->rf->pcidev->dev;
-	ib_set_device_ops(ibdev, &irdma_common_ops);
 }
 
 /**

@@ -20,10 +20,11 @@
  *    through irdma_uk_cq_init(), with rings, shadow areas and doorbells
  *    in coherent DMA memory and the BAR.
  *
- * irdma_mock_cqp_exec(), irdma_mock_ring_sq() and irdma_mock_arm_cq()
- * have the signatures of the test seam of verbs.c, and complete CQP
+ * verbs.c's test seam (verbs_seam.h) leads to irdma_mock_cqp_exec(),
+ * irdma_mock_ring_sq() and irdma_mock_arm_cq(), which complete CQP
  * commands, ring SQ doorbells and arm CQs the way the seam's callers
- * expect, recording what they were asked to do.
+ * expect, recording what they were asked to do; the device has verbs.c's
+ * ops, so the suites call the verbs as the RDMA core would.
  *
  * Everything is released by KUnit actions when the test ends.
  */
@@ -34,6 +35,7 @@
 
 #include "irdma_mock.h"
 #include "../icrdma_hw.h"
+#include "../verbs_seam.h"
 
 /* BAR0 of an E810 function: registers, then the doorbell pages at 8 MiB */
 #define IRDMA_MOCK_BAR_LEN		SZ_8M
@@ -44,6 +46,8 @@
 #define IRDMA_MOCK_OBJ_CNT		64
 /* What the GLPE_CPUSTATUS registers read once the firmware is ready */
 #define IRDMA_MOCK_CPU_READY		0x80
+/* The PCI device ID the mock reports: an E810-C for QSFP */
+#define IRDMA_MOCK_PCI_DEVICE		0x1592
 
 struct irdma_mock *irdma_mock_from_rf(struct irdma_pci_f *rf)
 {
@@ -265,6 +269,54 @@ static void irdma_mock_setup_pd(struct irdma_mock *mock)
 	irdma_sc_pd_init(&rf->sc_dev, &mock->pd.sc_pd, pd_id, IRDMA_ABI_VER);
 }
 
+KUNIT_DEFINE_ACTION_WRAPPER(irdma_mock_free_netdev, free_netdev,
+			    struct net_device *);
+
+/*
+ * What registration would have given the device, short of registering
+ * it: verbs.c's ops (but not its dealloc_driver, which would free the
+ * mock's PCI function), a port of iWARP core capabilities from the
+ * driver's get_port_immutable, and the attributes its query_device
+ * reports.  The netdev and PCI device behind them are never registered;
+ * query_device and query_port only read them.
+ */
+static void irdma_mock_setup_verbs(struct irdma_mock *mock)
+{
+	struct ib_device *ibdev = &mock->iwdev->ibdev;
+	struct kunit *test = mock->test;
+	struct ib_udata no_udata = {};
+	struct net_device *netdev;
+	int ret;
+
+	kunit_activate_static_stub(test, irdma_verbs_cqp_exec,
+				   irdma_mock_cqp_exec);
+	kunit_activate_static_stub(test, irdma_verbs_ring_sq,
+				   irdma_mock_ring_sq);
+	kunit_activate_static_stub(test, irdma_verbs_arm_cq, irdma_mock_arm_cq);
+
+	mock->rf.pcidev = kunit_kzalloc(test, sizeof(*mock->rf.pcidev),
+					GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, mock->rf.pcidev);
+	mock->rf.pcidev->vendor = PCI_VENDOR_ID_INTEL;
+	mock->rf.pcidev->device = IRDMA_MOCK_PCI_DEVICE;
+	netdev = alloc_etherdev(0);
+	KUNIT_ASSERT_NOT_NULL(test, netdev);
+	ret = kunit_add_action_or_reset(test, irdma_mock_free_netdev, netdev);
+	KUNIT_ASSERT_EQ(test, ret, 0);
+	mock->iwdev->netdev = netdev;
+
+	irdma_set_device_ops(ibdev, false);
+	ibdev->ops.dealloc_driver = NULL;
+	/* A NULL netdev: only the port data, which ib_device_release frees */
+	ret = ib_device_set_netdev(ibdev, NULL, 1);
+	KUNIT_ASSERT_EQ(test, ret, 0);
+	ret = ibdev->ops.get_port_immutable(ibdev, 1,
+					    &ibdev->port_data[1].immutable);
+	KUNIT_ASSERT_EQ(test, ret, 0);
+	ret = ibdev->ops.query_device(ibdev, &ibdev->attrs, &no_udata);
+	KUNIT_ASSERT_EQ(test, ret, 0);
+}
+
 /**
  * irdma_mock_create - build a mock irdma device
  * @test: the test that owns it
@@ -272,8 +324,11 @@ static void irdma_mock_setup_pd(struct irdma_mock *mock)
  *
  * Builds the PCI function, its control device (GEN2 attributes, register
  * map), the resource bitmaps, the PBLE resource with its first chunk, the
- * CQP request pool, an unregistered &struct irdma_device and a PD.  A
- * failure fails the test.
+ * CQP request pool, an unregistered &struct irdma_device with verbs.c's
+ * ops and a PD.  For the rest of the test, verbs.c's CQP commands, SQ
+ * doorbells and CQ arms come to irdma_mock_cqp_exec(),
+ * irdma_mock_ring_sq() and irdma_mock_arm_cq().  A failure fails the
+ * test.
  *
  * Return: the mock; KUnit frees it and everything in it after the test.
  */
@@ -347,7 +402,59 @@ struct irdma_mock *irdma_mock_create(struct kunit *test,
 	KUNIT_ASSERT_EQ(test, ret, 0);
 
 	irdma_mock_setup_pd(mock);
+	irdma_mock_setup_verbs(mock);
 	return mock;
+}
+
+/**
+ * irdma_mock_pble - find a PBLE in memory by its HMC index
+ * @mock: the mock device
+ * @idx: the PBLE's index, as a WQE or a level-2 root names it
+ *
+ * Looks the index up in the chunks' FPM ranges, independently of the PBLE
+ * allocator's own arithmetic.
+ *
+ * Return: the PBLE, or NULL if no chunk of the pool holds it.
+ */
+u64 *irdma_mock_pble(struct irdma_mock *mock, u32 idx)
+{
+	struct irdma_hmc_pble_rsrc *rsrc = &mock->pble_rsrc;
+	u64 fpm = rsrc->fpm_base_addr + (u64)idx * sizeof(u64);
+	struct irdma_chunk *chunk;
+
+	list_for_each_entry(chunk, &rsrc->pinfo.clist, list)
+		if (fpm >= chunk->fpm_addr &&
+		    fpm < chunk->fpm_addr + chunk->size)
+			return chunk->vaddr + (fpm - chunk->fpm_addr);
+	return NULL;
+}
+
+/**
+ * irdma_mock_mr_page - read a page address of a fast-register MR
+ * @mock: the mock device
+ * @mr: an MR of @mock, from ib_alloc_mr()
+ * @i: the page's place in the MR
+ *
+ * Reads the PBLEs as the hardware does, through their HMC indexes: a
+ * level-1 list from its first index, a level-2 one through its root,
+ * which holds the indexes of its leaves.
+ *
+ * Return: the page address, or U64_MAX for an index outside the pool.
+ */
+u64 irdma_mock_mr_page(struct irdma_mock *mock, struct ib_mr *mr, u32 i)
+{
+	struct irdma_pble_alloc *pbles = &to_iwmr(mr)->iwpbl.pble_alloc;
+	u64 *pble;
+
+	if (pbles->level == PBLE_LEVEL_1) {
+		pble = irdma_mock_pble(mock, pbles->level1.idx + i);
+	} else {
+		pble = irdma_mock_pble(mock, pbles->level2.root.idx +
+					     i / PBLE_PER_PAGE);
+		if (pble)
+			pble = irdma_mock_pble(mock, *pble + i % PBLE_PER_PAGE);
+	}
+	return pble ? *pble : U64_MAX;
 }
 
 /**
@@ -557,6 +664,17 @@ struct irdma_qp *irdma_mock_create_qp(struct irdma_mock *mock,
 	iwqp->ibqp.pd = &mock->pd.ibpd;
 	iwqp->ibqp.qp_num = qp_num;
 	iwqp->ibqp.qp_type = IB_QPT_RC;
+	iwqp->ibqp.real_qp = &iwqp->ibqp;
+	iwqp->ibqp.port = 1;
+	/* The SGE limits ib_create_qp() gives the R/W API */
+	iwqp->ibqp.max_write_sge = min_t(u32, a.max_sq_sge,
+					 mock->iwdev->ibdev.attrs.max_send_sge);
+	iwqp->ibqp.max_read_sge = min_t(u32, a.max_sq_sge,
+					mock->iwdev->ibdev.attrs.max_sge_rd);
+	/* The MR pools of the R/W API, as ib_create_qp() starts them */
+	spin_lock_init(&iwqp->ibqp.mr_lock);
+	INIT_LIST_HEAD(&iwqp->ibqp.rdma_mrs);
+	INIT_LIST_HEAD(&iwqp->ibqp.sig_mrs);
 	iwqp->ibqp.send_cq = &iwcq->ibcq;
 	iwqp->ibqp.recv_cq = &iwcq->ibcq;
 	iwqp->host_ctx.va = info.host_ctx;
@@ -707,6 +825,28 @@ int irdma_mock_sq_wqe(struct irdma_qp *iwqp, u32 idx,
 		break;
 	}
 	return 0;
+}
+
+/**
+ * irdma_mock_sq_next_wqe - decode the next WQE of an SQ that is not a NOP
+ * @iwqp: a mock QP
+ * @idx: where to start, in quanta
+ * @wqe: where to decode it
+ *
+ * Skips the NOPs the driver writes so that no WQE crosses an 8-quanta
+ * chunk of the ring.
+ *
+ * Return: the WQE's index in the ring, or -EINVAL if the ring ends first.
+ */
+int irdma_mock_sq_next_wqe(struct irdma_qp *iwqp, u32 idx,
+			   struct irdma_mock_wqe *wqe)
+{
+	for (;; idx++) {
+		if (irdma_mock_sq_wqe(iwqp, idx, wqe))
+			return -EINVAL;
+		if (wqe->opcode != IRDMAQP_OP_NOP)
+			return idx;
+	}
 }
 
 /**

@@ -43,7 +43,8 @@ struct irdma_mock_params {
  *	own irdma_sc_dev_init() over @bar, and whose resource bitmaps come
  *	from its irdma_initialize_hw_rsrc()
  * @iwdev: the RDMA device, from ib_alloc_device() and never registered;
- *	it has no ops yet, and DMA-maps on @dev
+ *	it has verbs.c's ops, one iWARP port and the attributes the driver
+ *	reports, and DMA-maps on @dev
  * @bar: BAR0 in memory: the registers and doorbells the driver writes
  * @bar_len: its size
  * @pble_rsrc: @rf's PBLE resource, over an HMC whose SD table the mock
@@ -172,6 +173,8 @@ struct irdma_cq *irdma_mock_create_cq(struct irdma_mock *mock, u32 cqes);
 struct irdma_qp *irdma_mock_create_qp(struct irdma_mock *mock,
 				      const struct irdma_mock_qp_attr *attr);
 
+u64 *irdma_mock_pble(struct irdma_mock *mock, u32 idx);
+u64 irdma_mock_mr_page(struct irdma_mock *mock, struct ib_mr *mr, u32 i);
 u32 irdma_mock_cqp_avail(struct irdma_mock *mock);
 u32 irdma_mock_reg(struct irdma_mock *mock, enum irdma_registers reg);
 void irdma_mock_set_reg(struct irdma_mock *mock, enum irdma_registers reg,
@@ -180,6 +183,8 @@ void irdma_mock_set_reg(struct irdma_mock *mock, enum irdma_registers reg,
 void irdma_mock_sq_hw_caught_up(struct irdma_qp *iwqp);
 int irdma_mock_sq_wqe(struct irdma_qp *iwqp, u32 idx,
 		      struct irdma_mock_wqe *wqe);
+int irdma_mock_sq_next_wqe(struct irdma_qp *iwqp, u32 idx,
+			   struct irdma_mock_wqe *wqe);
 
 int irdma_mock_cqp_exec(struct irdma_pci_f *rf,
 			struct irdma_cqp_request *cqp_request);

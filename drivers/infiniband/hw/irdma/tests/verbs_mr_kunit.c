@@ -8,11 +8,8 @@
  * HMC, and its growth by one SD), the CQP request pool and the mock's
  * software CQP, and the SQ WQE builders of uk.c and ctrl.c writing RDMA
  * WRITE, RDMA READ, LOCAL_INVALIDATE and FAST_REGISTER WQEs into a QP's
- * ring in memory, decoded with the hardware's field masks.  Cases that go
- * through the verbs themselves (irdma_alloc_mr(), irdma_map_mr_sg(),
- * irdma_post_send()) need verbs.c's test seam, which the mock's
- * irdma_mock_cqp_exec(), irdma_mock_ring_sq() and irdma_mock_arm_cq()
- * stand in for.
+ * ring in memory, decoded with the hardware's field masks.  The cases
+ * that go through the verbs themselves are in verbs_fastreg_kunit.c.
  */
 #include <kunit/test.h>
 
@@ -31,23 +28,6 @@ static u32 count_chunks(struct irdma_mock *mock)
 static u64 free_pbles(struct irdma_mock *mock)
 {
 	return mock->pble_rsrc.pinfo.free_pble_cnt;
-}
-
-/*
- * Where the PBLE with HMC index @idx lives in memory, found from the
- * chunks' FPM ranges, independently of the allocator's arithmetic.
- */
-static u64 *pble_va(struct irdma_mock *mock, u32 idx)
-{
-	struct irdma_hmc_pble_rsrc *rsrc = &mock->pble_rsrc;
-	u64 fpm = rsrc->fpm_base_addr + (u64)idx * sizeof(u64);
-	struct irdma_chunk *chunk;
-
-	list_for_each_entry(chunk, &rsrc->pinfo.clist, list)
-		if (fpm >= chunk->fpm_addr &&
-		    fpm < chunk->fpm_addr + chunk->size)
-			return chunk->vaddr + (fpm - chunk->fpm_addr);
-	return NULL;
 }
 
 /* The mock builds as an E810 in iWARP mode, with the driver's own setup */
@@ -177,9 +157,9 @@ static void check_level1(struct kunit *test, struct irdma_mock *mock,
 	u32 i;
 
 	KUNIT_EXPECT_EQ(test, lvl1->cnt, count);
-	KUNIT_EXPECT_PTR_EQ(test, lvl1->addr, pble_va(mock, lvl1->idx));
+	KUNIT_EXPECT_PTR_EQ(test, lvl1->addr, irdma_mock_pble(mock, lvl1->idx));
 	KUNIT_ASSERT_PTR_EQ(test, lvl1->addr + count - 1,
-			    pble_va(mock, lvl1->idx + count - 1));
+			    irdma_mock_pble(mock, lvl1->idx + count - 1));
 	for (i = 0; i < count; i++)
 		lvl1->addr[i] = (u64)i << PAGE_SHIFT;
 }
@@ -196,7 +176,7 @@ static void check_level2(struct kunit *test, struct irdma_mock *mock,
 	KUNIT_ASSERT_EQ(test, lvl2->leaf_cnt, leaves);
 	KUNIT_EXPECT_EQ(test, lvl2->root.cnt, leaves);
 	KUNIT_EXPECT_PTR_EQ(test, lvl2->root.addr,
-			    pble_va(mock, lvl2->root.idx));
+			    irdma_mock_pble(mock, lvl2->root.idx));
 	for (i = 0; i < leaves; i++) {
 		struct irdma_pble_info *leaf = &lvl2->leaf[i];
 		u32 want = i + 1 < leaves ? PBLE_PER_PAGE :

@@ -1341,6 +1341,24 @@ static void rw_test_init_fault(struct kunit *test)
 	}
 }
 
+/* @buf through both APIs, in both directions, at each of @offsets */
+static void rw_io_every_way(struct kunit *test, struct ib_mock *mock,
+			    struct rw_buf *buf, const u32 *offsets, u32 n)
+{
+	static const enum dma_data_direction dirs[] = {
+		DMA_TO_DEVICE, DMA_FROM_DEVICE,
+	};
+	u32 a, d, o;
+
+	for (a = 0; a < 2; a++)
+		for (d = 0; d < ARRAY_SIZE(dirs); d++)
+			for (o = 0; o < n; o++) {
+				rw_buf_refill(buf);
+				rw_do_io(test, mock, buf, offsets[o], dirs[d],
+					 a ? RW_BVEC : RW_SG);
+			}
+}
+
 /*
  * The regression upstream fixed in 8e913a8d89cd: an offset that skips
  * whole entries moves rw.c's cursor, not the list to unmap.  Destroy must
@@ -1358,22 +1376,14 @@ static void rw_test_offset_skip(struct kunit *test)
 	const u32 offsets[] = {
 		7, 8, 8 + 5, 8 + PAGE_SIZE, 8 + 3 * PAGE_SIZE + 1,
 	};
-	u32 p, o, d, a;
+	u32 p;
 
 	for (p = 0; p < ARRAY_SIZE(profiles); p++) {
 		struct ib_mock *mock = ib_mock_create(test, profiles[p],
 						      RW_CTXS, 0);
 		struct rw_buf *buf = rw_buf_alloc(test, &shape);
 
-		for (a = 0; a < 2; a++)
-			for (d = 0; d < 2; d++)
-				for (o = 0; o < ARRAY_SIZE(offsets); o++) {
-					rw_buf_refill(buf);
-					rw_do_io(test, mock, buf, offsets[o],
-						 d ? DMA_FROM_DEVICE :
-						     DMA_TO_DEVICE,
-						 a ? RW_BVEC : RW_SG);
-				}
+		rw_io_every_way(test, mock, buf, offsets, ARRAY_SIZE(offsets));
 	}
 }
 
@@ -1523,7 +1533,7 @@ static void rw_test_dma_merged(struct kunit *test)
 		&ib_mock_ib, &ib_mock_iwarp,
 	};
 	const u32 offsets[] = { 0, 100, 4 * PAGE_SIZE, 4 * PAGE_SIZE + 10 };
-	u32 p, o, d, a, i;
+	u32 p, i;
 
 	for (p = 0; p < ARRAY_SIZE(profiles); p++) {
 		struct ib_mock *mock = ib_mock_create(test, profiles[p],
@@ -1550,15 +1560,7 @@ static void rw_test_dma_merged(struct kunit *test)
 		ib_dma_unmap_sg(mock->dev, buf->sgl, buf->nents, DMA_TO_DEVICE);
 		KUNIT_EXPECT_EQ(test, mock->dma_live, 0);
 
-		for (a = 0; a < 2; a++)
-			for (d = 0; d < 2; d++)
-				for (o = 0; o < ARRAY_SIZE(offsets); o++) {
-					rw_buf_refill(buf);
-					rw_do_io(test, mock, buf, offsets[o],
-						 d ? DMA_FROM_DEVICE :
-						     DMA_TO_DEVICE,
-						 a ? RW_BVEC : RW_SG);
-				}
+		rw_io_every_way(test, mock, buf, offsets, ARRAY_SIZE(offsets));
 	}
 }
 

@@ -404,29 +404,41 @@ struct reg_case {
 	u32 nents;
 	u32 page_size;
 	int access;
+	u8 rights;
 	u8 pbl_size;
 	u8 hpage;
 };
 
+/* The hardware's rights: local read always, the rest as asked */
+#define LR	IRDMA_ACCESS_FLAGS_LOCALREAD
+#define LW	IRDMA_ACCESS_FLAGS_LOCALWRITE
+#define RR	IRDMA_ACCESS_FLAGS_REMOTEREAD
+#define RW	IRDMA_ACCESS_FLAGS_REMOTEWRITE
+
 static const struct reg_case reg_cases[] = {
 	{ "one page, address in the WQE", 8, 1, SZ_4K,
-	  IB_ACCESS_LOCAL_WRITE, 0, IRDMA_PAGE_SIZE_4K },
+	  IB_ACCESS_LOCAL_WRITE, LR | LW, 0, IRDMA_PAGE_SIZE_4K },
 	{ "level 1", 64, 64, SZ_4K,
-	  IB_ACCESS_LOCAL_WRITE | IB_ACCESS_REMOTE_WRITE, 1,
+	  IB_ACCESS_LOCAL_WRITE | IB_ACCESS_REMOTE_WRITE, LR | LW | RW, 1,
 	  IRDMA_PAGE_SIZE_4K },
 	{ "level 1, 2M pages", 16, 5, SZ_2M,
-	  IB_ACCESS_REMOTE_READ, 1, IRDMA_PAGE_SIZE_2M },
+	  IB_ACCESS_REMOTE_READ, LR | RR, 1, IRDMA_PAGE_SIZE_2M },
 	{ "level 1, 1G pages", 4, 2, SZ_1G,
-	  IB_ACCESS_LOCAL_WRITE | IB_ACCESS_REMOTE_READ, 1,
+	  IB_ACCESS_LOCAL_WRITE | IB_ACCESS_REMOTE_READ, LR | LW | RR, 1,
 	  IRDMA_PAGE_SIZE_1G },
 	{ "level 2", TAIL_PBLES + 1, TAIL_PBLES + 1, SZ_4K,
-	  IB_ACCESS_LOCAL_WRITE | IB_ACCESS_REMOTE_WRITE, 3,
+	  IB_ACCESS_LOCAL_WRITE | IB_ACCESS_REMOTE_WRITE, LR | LW | RW, 3,
 	  IRDMA_PAGE_SIZE_4K },
 	{ "level 2, partly used", TAIL_PBLES + 1, 700, SZ_4K,
-	  IB_ACCESS_LOCAL_WRITE, 3, IRDMA_PAGE_SIZE_4K },
+	  IB_ACCESS_LOCAL_WRITE, LR | LW, 3, IRDMA_PAGE_SIZE_4K },
 	{ "level 2, one page", TAIL_PBLES + 1, 1, SZ_4K,
-	  IB_ACCESS_LOCAL_WRITE, 0, IRDMA_PAGE_SIZE_4K },
+	  0, LR, 0, IRDMA_PAGE_SIZE_4K },
 };
+
+#undef LR
+#undef LW
+#undef RR
+#undef RW
 
 static void reg_desc(const struct reg_case *c, char *desc)
 {
@@ -434,19 +446,6 @@ static void reg_desc(const struct reg_case *c, char *desc)
 }
 
 KUNIT_ARRAY_PARAM(reg, reg_cases, reg_desc);
-
-static u8 hw_rights(int access)
-{
-	u8 hw = IRDMA_ACCESS_FLAGS_LOCALREAD;
-
-	if (access & IB_ACCESS_LOCAL_WRITE)
-		hw |= IRDMA_ACCESS_FLAGS_LOCALWRITE;
-	if (access & IB_ACCESS_REMOTE_WRITE)
-		hw |= IRDMA_ACCESS_FLAGS_REMOTEWRITE;
-	if (access & IB_ACCESS_REMOTE_READ)
-		hw |= IRDMA_ACCESS_FLAGS_REMOTEREAD;
-	return hw;
-}
 
 /*
  * A REG_MR WQE carries the STag's index and key, the region, the rights
@@ -487,7 +486,7 @@ static void fastreg_post_reg_mr(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, wqe.fr_key, 0xa7);
 	KUNIT_EXPECT_EQ(test, wqe.fr_va, mr->iova);
 	KUNIT_EXPECT_EQ(test, wqe.fr_len, mr->length);
-	KUNIT_EXPECT_EQ(test, wqe.fr_rights, hw_rights(c->access));
+	KUNIT_EXPECT_EQ(test, wqe.fr_rights, c->rights);
 	KUNIT_EXPECT_TRUE(test, wqe.fr_va_based);
 	KUNIT_EXPECT_EQ(test, wqe.fr_hpage_size, c->hpage);
 	KUNIT_EXPECT_EQ(test, wqe.fr_pbl_size, c->pbl_size);

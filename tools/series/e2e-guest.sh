@@ -24,9 +24,19 @@ mkdir -p /dev/shm /dev/pts
 ln -s /proc/self/fd /dev/fd
 mount -t tmpfs tmpfs /dev/shm
 mount -t devpts devpts /dev/pts
+# The test runs from this repository, which may sit under one of those
+# (a clone in /tmp): bind it back in over the tmpfs.
+repo=$(cd "$(dirname "$0")/../.." && pwd)
+mkdir /dev/shm/repo
+mount --bind "$repo" /dev/shm/repo
 for d in /tmp /run /var /etc/nvme; do
-	[ -d "$d" ] && mount -t tmpfs tmpfs "$d"
+	[ -d "$d" ] || continue
+	mount -t tmpfs tmpfs "$d"
+	case $repo/ in
+	"$d"/*) mkdir -p "$repo" && mount --bind /dev/shm/repo "$repo" ;;
+	esac
 done
+umount /dev/shm/repo
 
 # Refuse to run on a root that the guest could write to.
 if ! awk '$2 == "/" && $4 ~ /^ro(,|$)/ { ro = 1 } END { exit !ro }' \

@@ -242,7 +242,6 @@ static void irdma_mock_setup_iwdev(struct irdma_mock *mock)
 	mock->rf.iwdev = iwdev;
 	iwdev->rf = &mock->rf;
 	iwdev->roce_mode = false;
-	iwdev->ibdev.node_type = RDMA_NODE_RNIC;
 	iwdev->ibdev.phys_port_cnt = 1;
 	iwdev->ibdev.dev.parent = mock->dev;
 	/* What ib_register_device() would have set: ib_dma_*() map on it */

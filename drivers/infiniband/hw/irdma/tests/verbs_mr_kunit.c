@@ -53,6 +53,13 @@ static void irdma_mock_builds(struct kunit *test)
 			bar + ICRDMA_DB_ADDR_OFFSET);
 	KUNIT_EXPECT_PTR_EQ(test, to_ibdev(dev), &mock->iwdev->ibdev);
 	KUNIT_EXPECT_FALSE(test, mock->iwdev->roce_mode);
+	/* verbs.c's iWARP ops, port and attributes, as registration gives */
+	KUNIT_EXPECT_EQ(test, mock->iwdev->ibdev.node_type, RDMA_NODE_RNIC);
+	KUNIT_EXPECT_NOT_NULL(test, mock->iwdev->ibdev.ops.iw_connect);
+	KUNIT_EXPECT_NULL(test, mock->iwdev->ibdev.ops.dealloc_driver);
+	KUNIT_EXPECT_TRUE(test, rdma_protocol_iwarp(&mock->iwdev->ibdev, 1));
+	KUNIT_EXPECT_EQ(test, mock->iwdev->ibdev.attrs.max_fast_reg_page_list_len,
+			IRDMA_MAX_PAGES_PER_FMR);
 
 	/* Stags: 4096 MRs take 14 index bits (the minimum) above the key */
 	KUNIT_EXPECT_EQ(test, mock->rf.max_mr, 4096);

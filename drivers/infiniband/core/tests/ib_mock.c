@@ -1040,6 +1040,24 @@ static bool mock_copy_pages(struct mock_dev *mdev, const u64 *pages,
 }
 
 /*
+ * Move an integrity MR's data and PI between its registered pages and
+ * @io's buffers (into the pages with @to_pages).
+ */
+static bool mock_pi_copy(struct mock_dev *mdev, struct mock_mr *mr,
+			 struct ib_mock_pi_io *io, size_t prot_len,
+			 bool to_pages)
+{
+	const struct mock_pi_map *pi = &mr->reg_pi;
+
+	return mock_copy_pages(mdev, mr->reg_pages, mr->page_size,
+			       pi->data_off, io->data, io->data_len,
+			       to_pages) &&
+	       mock_copy_pages(mdev, mr->reg_pages + pi->nr_data,
+			       mr->page_size, pi->prot_off, io->prot,
+			       prot_len, to_pages);
+}
+
+/*
  * An RDMA READ or WRITE through an integrity MR.  Its key addresses the
  * wire stream, from 0: all of it moves in one SGE, as rw.c posts it; the
  * mock does not split protection intervals across work requests.
@@ -1052,7 +1070,6 @@ static enum ib_wc_status mock_rdma_pi(struct ib_qp *ibqp,
 	struct mock_dev *mdev = to_mdev(ibqp->device);
 	const struct ib_sge *sge = wr->wr.sg_list;
 	const struct mock_pi_map *pi = &mr->reg_pi;
-	const u64 *prot_pages = mr->reg_pages + pi->nr_data;
 	struct ib_mock_pi_io io = {
 		.attrs = &mr->reg_sig,
 		.data = mdev->pi_data,
@@ -1076,22 +1093,14 @@ static enum ib_wc_status mock_rdma_pi(struct ib_qp *ibqp,
 		return IB_WC_REM_ACCESS_ERR;
 
 	if (wr->wr.opcode == IB_WR_RDMA_WRITE) {
-		if (!mock_copy_pages(mdev, mr->reg_pages, mr->page_size,
-				     pi->data_off, io.data, io.data_len,
-				     false) ||
-		    !mock_copy_pages(mdev, prot_pages, mr->page_size,
-				     pi->prot_off, io.prot, prot_len, false))
+		if (!mock_pi_copy(mdev, mr, &io, prot_len, false))
 			return IB_WC_LOC_PROT_ERR;
 		clean = ib_mock_pi_to_wire(&io, &err);
 		memcpy(peer, io.wire, wire_len);
 	} else {
 		memcpy(io.wire, peer, wire_len);
 		clean = ib_mock_pi_from_wire(&io, &err);
-		if (!mock_copy_pages(mdev, mr->reg_pages, mr->page_size,
-				     pi->data_off, io.data, io.data_len,
-				     true) ||
-		    !mock_copy_pages(mdev, prot_pages, mr->page_size,
-				     pi->prot_off, io.prot, prot_len, true))
+		if (!mock_pi_copy(mdev, mr, &io, prot_len, true))
 			return IB_WC_LOC_PROT_ERR;
 	}
 

@@ -21,7 +21,8 @@ export CCACHE_DIR CCACHE_BASEDIR CCACHE_NOHASHDIR
 export PATH := /usr/lib/ccache:/usr/bin:$(PATH)
 export BUILD LINUX OBJ_UM OBJ_X86 SERIES
 
-.PHONY: all setup base apply config build check e2e bench mutate series clean
+.PHONY: all setup base apply config build check e2e bench mutate series fixes \
+	clean
 
 all: build
 
@@ -68,6 +69,12 @@ mutate: setup
 
 series: apply
 	@tools/series/format.sh $(SERIES)
+
+# The upstream bugs rw.c fixes, as minimal patches on the pristine base
+# for rdma-rc and stable (tools/series/fixes/).
+fixes: base
+	@tools/series/fixes.sh branch
+	@tools/series/fixes.sh format $(BUILD)/fixes
 
 clean:
 	rm -rf $(BUILD)

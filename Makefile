@@ -11,12 +11,18 @@ SERIES	:= $(BUILD)/series
 
 # Every compiler call of every kernel build goes through ccache.
 CCACHE_DIR ?= $(HOME)/.cache/ccache
-export CCACHE_DIR
+# Paths under $(BUILD) are hashed relative to the object tree, so that a
+# clone elsewhere (CI's) and the other source trees of the same layout
+# (the base rw.c's, tools/series/base-rw.sh) hit what one build cached.
+CCACHE_BASEDIR ?= $(BUILD)
+CCACHE_NOHASHDIR ?= 1
+export CCACHE_DIR CCACHE_BASEDIR CCACHE_NOHASHDIR
 # Debian's python3 first: the checks use its packages (ply, git).
 export PATH := /usr/lib/ccache:/usr/bin:$(PATH)
 export BUILD LINUX OBJ_UM OBJ_X86 SERIES
 
-.PHONY: all setup base apply config build check e2e bench mutate series clean
+.PHONY: all setup base apply config build check e2e bench mutate series fixes \
+	clean
 
 all: build
 
@@ -63,6 +69,12 @@ mutate: setup
 
 series: apply
 	@tools/series/format.sh $(SERIES)
+
+# The upstream bugs rw.c fixes, as minimal patches on the pristine base
+# for rdma-rc and stable (tools/series/fixes/).
+fixes: base
+	@tools/series/fixes.sh branch
+	@tools/series/fixes.sh format $(BUILD)/fixes
 
 clean:
 	rm -rf $(BUILD)

@@ -17,6 +17,8 @@
 #                       warning, not only those of files that changed
 #   build.sh kunit      build the kernel and run the KUnit suites; the
 #                       results go to $OBJ_UM/kunit.json
+#   build.sh kunit-exec <kunit.py exec arguments>  run the built kernel's
+#                       suites again, as the arguments say
 #   build.sh kernel     only build the kernel ($OBJ_UM/linux), which is
 #                       also the make e2e guest
 #   build.sh x86-config [force]  the same as config for $OBJ_X86, from
@@ -25,6 +27,8 @@
 #                       configs/x86-*.config
 #   build.sh x86-kunit  build the x86_64 kernel and run its KUnit suites
 #                       under QEMU; the results go to $OBJ_X86/kunit.json
+#   build.sh x86-kunit-exec <kunit.py exec arguments>  the same as
+#                       kunit-exec for the x86_64 kernel
 #   build.sh x86-objs   build the series' x86_64 sources with W=1 and
 #                       sparse (C=2), each object on its own; the log is
 #                       $OBJ_X86/objs.log
@@ -32,7 +36,9 @@
 # or no x86 source (x86-objs), or neither (x86-config).
 #
 # Needs LINUX (the patched tree), OBJ_UM and OBJ_X86 (the object trees) in
-# the environment, as the top-level Makefile exports them.
+# the environment, as the top-level Makefile exports them.  EXTRA_CONFIGS,
+# if set, names config fragments that both kernels take last
+# (base-rw.sh's).
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -57,6 +63,9 @@ x86_suites=${#x86_fragments[@]}
 for f in "$here"/configs/x86-*.config; do
 	[ -f "$f" ] && x86_fragments+=("$f")
 done
+for f in ${EXTRA_CONFIGS:-}; do
+	x86_fragments+=("$f")
+done
 # The series' sources that only x86_64 builds: its objects for x86-objs.
 x86_objs=()
 for f in $(awk '$1 == "file" && $2 ~ /^drivers\/infiniband\/hw\/.*\.c$/ {
@@ -75,6 +84,9 @@ if [ -f "$LINUX/drivers/infiniband/core/tests/rw_bench_kunit.c" ]; then
 	run_args=(--kernel_args=rw_bench_kunit.batch=10
 		--kernel_args=rw_bench_kunit.batches=5)
 fi
+for f in ${EXTRA_CONFIGS:-}; do
+	fragments+=("$f")
+done
 targets=(
 	drivers/infiniband/core/rw.o
 	drivers/nvme/target/rdma.o
@@ -146,6 +158,11 @@ x86-kunit)
 	no_x86_suite && exit 0
 	kunit_x86 run --jobs="$(nproc)" --json="$OBJ_X86/kunit.json"
 	;;
+x86-kunit-exec)
+	no_x86_suite && exit 0
+	shift
+	kunit_x86 exec "$@"
+	;;
 x86-objs)
 	no_x86_objs && exit 0
 	log=$OBJ_X86/objs.log
@@ -160,6 +177,10 @@ x86-objs)
 kunit)
 	kunit run --jobs="$(nproc)" --json="$OBJ_UM/kunit.json" \
 		"${run_args[@]}"
+	;;
+kunit-exec)
+	shift
+	kunit exec "$@"
 	;;
 kernel)
 	log=$OBJ_UM/kernel.log
@@ -190,8 +211,8 @@ users)
 	fi
 	;;
 *)
-	echo "usage: $0 config|users|users-fresh|kunit|kernel|" \
-		"x86-config|x86-kunit|x86-objs" >&2
+	echo "usage: $0 config|users|users-fresh|kunit|kunit-exec|kernel|" \
+		"x86-config|x86-kunit|x86-kunit-exec|x86-objs" >&2
 	exit 2
 	;;
 esac

@@ -28,6 +28,7 @@ check() {
 		echo "FAIL $name"
 		sed 's/^/    /' "$log" | tail -n 20
 		failed=$((failed + 1))
+		return 1
 	fi
 }
 
@@ -72,6 +73,57 @@ run_kunit() {
 	read -r p f <<<"$(echo "$out" | tail -n 1)"
 	passed=$((passed + p))
 	failed=$((failed + f))
+}
+
+# The suites against the base tree's rw.c, side $1 "base" or "fixed"
+# (base-rw.sh): one line, then one for each case that differs from the
+# list of upstream bugs (base-failures), counted in the tally.  Returns
+# non-zero when it failed.
+run_base() {
+	local side=$1 d=${BASE_RW:-$BUILD/base-rw} out p f j args=()
+
+	"$here/base-rw.sh" kunit "$side" >"$logs/base-rw-$side.log" 2>&1
+	for j in um um-force_mr x86 x86-force_mr; do
+		case $j in
+		um*) args+=("um=$d/$side-$j.json") ;;
+		*) args+=("x86_64=$d/$side-$j.json") ;;
+		esac
+	done
+	out=$(python3 "$here/base_results.py" "$side" "$here/base-failures" \
+		"${args[@]}")
+	echo "$out" | sed '$d'
+	read -r p f <<<"$(echo "$out" | tail -n 1)"
+	passed=$((passed + p))
+	failed=$((failed + f))
+	[ "$f" = 0 ]
+}
+
+# The fixes series (fixes.sh): it applies to the pristine base, each
+# patch builds and passes checkpatch, and the suites pass on the base
+# rw.c with it.
+check_fixes() {
+	local n=0 ok=1 p listed
+
+	check "fixes: git am onto the pristine base" "$here/fixes.sh" branch ||
+		{ echo "FAIL fixes: no branch to test"; failed=$((failed + 1)); return; }
+	check "fixes: every patch builds (UML, W=1)" "$here/fixes.sh" builds ||
+		ok=0
+	"$here/fixes.sh" format "$BUILD/fixes" >/dev/null
+	for p in "$BUILD"/fixes/[0-9]*.patch; do
+		case $p in */0000-*) continue ;; esac
+		n=$((n + 1))
+		check "checkpatch --strict: fix $n ($(basename "$p"))" \
+			check_checkpatch "$p" fixes || ok=0
+	done
+	run_base fixed || ok=0
+	listed=$(awk '!/^#/ && NF' "$here/base-failures" | wc -l)
+	if [ $ok = 1 ]; then
+		echo "PASS fixes: $n patches apply, build, and turn $listed base failures into passes"
+		passed=$((passed + 1))
+	else
+		echo "FAIL fixes: $n patches, see the lines above"
+		failed=$((failed + 1))
+	fi
 }
 
 # The ULPs through rw.c over siw and rxe in a guest (e2e.sh): one line per
@@ -177,6 +229,8 @@ echo "check: Linux $(make -s -C "$LINUX" kernelversion) + $(patch_msgs | wc -l) 
 
 run_kunit "$OBJ_UM" kunit
 run_kunit "$OBJ_X86" x86-kunit x86_64
+run_base base
+check_fixes
 check "bench: ib_core_rw_bench printed figures for every case" \
 	python3 "$here/bench_table.py" --check "$OBJ_UM/test.log"
 run_e2e

@@ -39,7 +39,8 @@ bad='WARNING:|BUG:|Oops|KASAN|kernel BUG|Kernel panic'
 # virtio (rxe needs PCI) with no virtio device ID, which the PCI driver
 # warns about ("No virtio device ID configured for PCI - no PCI support").
 # Only that warning is: the WARNING line from um_pci_init() followed by
-# that message.
+# that message.  Its path is relative to the object tree (../linux/...)
+# when ccache rewrote the compiler's paths (CCACHE_BASEDIR).
 bad_lines() {
 	awk -v bad="$bad" '
 		prev != "" {
@@ -47,7 +48,7 @@ bad_lines() {
 				print prev
 			prev = ""
 		}
-		/^WARNING: CPU: [0-9]+ PID: [0-9]+ at arch\/um\/drivers\/virt-pci\.c:[0-9]+ um_pci_init\+/ {
+		/^WARNING: CPU: [0-9]+ PID: [0-9]+ at ([^ ]*\/)?arch\/um\/drivers\/virt-pci\.c:[0-9]+ um_pci_init\+/ {
 			prev = $0
 			next
 		}

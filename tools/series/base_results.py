@@ -1,0 +1,85 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-only
+"""Judge the suites' results on the base tree's rw.c (base-rw.sh).
+
+Usage: base_results.py base|fixed <failures list> <kernel>=<json>...
+
+Every case that ran (a skipped one did not) counts.  "base": the cases
+that failed must be exactly those the list names for that kernel, each
+an upstream bug with its fix; prints "PASS kunit-base: N cases, K fail
+on the base rw.c, all K listed", or FAIL lines for every unlisted
+failure and every listed case that passed or did not run.  "fixed": with
+the fixes applied every case must pass, the listed ones too; prints
+"PASS kunit-fixed: N cases, the K listed pass" or the FAIL lines.
+Last line: "<passed> <failed>" for check.sh's tally.
+"""
+import json
+import sys
+
+
+def cases(group, prefix=""):
+    """(name, status) of every leaf case under a JSON group."""
+    for case in group["test_cases"]:
+        yield prefix + case["name"], case["status"]
+    for sub in group["sub_groups"]:
+        yield from cases(sub, prefix + sub["name"] + ".")
+
+
+def results(specs):
+    """{(kernel, suite.case): status} of every case that ran."""
+    ran, missing = {}, []
+    for spec in specs:
+        kernel, path = spec.split("=", 1)
+        try:
+            with open(path) as f:
+                root = json.load(f)
+        except (OSError, ValueError):
+            missing.append(f"{kernel} {path}")
+            continue
+        for suite in root["sub_groups"]:
+            for name, status in cases(suite, suite["name"] + "."):
+                if status != "SKIP":
+                    ran[(kernel, name)] = status
+    return ran, missing
+
+
+def listed(path):
+    """{(kernel, suite.case): (bug, fix)} of the list's lines."""
+    out = {}
+    with open(path) as f:
+        for line in f:
+            if not line.strip() or line.startswith("#"):
+                continue
+            kernel, name, bug, fix = line.rstrip("\n").split("\t")
+            out[(kernel, name)] = (bug, fix)
+    return out
+
+
+def main():
+    mode, known = sys.argv[1], listed(sys.argv[2])
+    ran, missing = results(sys.argv[3:])
+    failed = {k for k, s in ran.items() if s != "PASS"}
+    bad = [f"FAIL kunit-{mode}: no results in {m}" for m in missing]
+    if mode == "base":
+        bad += [f"FAIL kunit-base: {k} {n}: fails, not listed"
+                for k, n in sorted(failed - known.keys())]
+        bad += [f"FAIL kunit-base: {k} {n}: listed, but "
+                f"{'passed' if (k, n) in ran else 'did not run'}"
+                for k, n in sorted(known.keys() - failed)]
+        summary = (f"{len(ran)} cases, {len(failed)} fail on the base rw.c, "
+                   f"all {len(known)} listed")
+    else:
+        bad += [f"FAIL kunit-fixed: {k} {n}: {ran[(k, n)]}"
+                for k, n in sorted(failed)]
+        bad += [f"FAIL kunit-fixed: {k} {n}: listed, did not run"
+                for k, n in sorted(known.keys() - ran.keys())]
+        summary = f"{len(ran)} cases, the {len(known)} listed pass"
+    print(f"{'FAIL' if bad or not ran else 'PASS'} kunit-{mode}: {summary}")
+    for line in bad:
+        print(line)
+    ok = not bad and ran
+    print(1 if ok else 0, 0 if ok else 1)
+
+
+if __name__ == "__main__":
+    main()

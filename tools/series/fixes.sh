@@ -40,23 +40,8 @@ branch)
 	echo "fixes: ${#patches[@]} patches on base, branch fixes"
 	;;
 format)
-	out=$(realpath -m "$2")
-	rm -rf "$out"
-	name=$(git -C "$LINUX" log -1 --format=%an fixes)
-	email=$(git -C "$LINUX" log -1 --format=%ae fixes)
-	git -C "$LINUX" -c user.name="$name" -c user.email="$email" \
-		format-patch -q --cover-letter --base=base \
-		--subject-prefix="PATCH rdma-rc" -o "$out" base..fixes
-	python3 - "$out/0000-cover-letter.patch" "$here/fixes/cover-letter.txt" <<'PY'
-import sys
-cover, text = sys.argv[1], open(sys.argv[2]).read()
-subject, blurb = text.split("\n", 1)
-letter = open(cover).read()
-letter = letter.replace("*** SUBJECT HERE ***", subject)
-letter = letter.replace("*** BLURB HERE ***", blurb.strip("\n"))
-open(cover, "w").write(letter)
-PY
-	echo "fixes: $(ls "$out" | wc -l) files in $out"
+	exec "$here/format.sh" "$2" fixes "$here/fixes/cover-letter.txt" \
+		"PATCH rdma-rc"
 	;;
 builds)
 	# One worktree stepped through the patches: each checkout touches

@@ -1,23 +1,32 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-only
 #
-# Write the series as mailable patches with a cover letter.
+# Write a series as mailable patches with a cover letter.
 #
-# usage: format.sh <output-dir>     (LINUX: the base repository)
+# usage: format.sh <output-dir> [<branch> <cover letter> <subject prefix>]
+#
+# The branch of $LINUX (the base repository) defaults to series, the
+# rewrite for rdma-next, with cover-letter.txt; fixes.sh passes branch
+# fixes, its cover letter and the rdma-rc prefix.  A cover letter file
+# is its subject line, a blank line and the text.
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
-out=$1
+out=$(realpath -m "$1")
+branch=${2:-series}
+text=${3:-$here/cover-letter.txt}
+prefix=${4:-PATCH rdma-next}
 
 rm -rf "$out"
 # The cover letter is from whoever signed the patches.
-name=$(git -C "$LINUX" log -1 --format=%an series)
-email=$(git -C "$LINUX" log -1 --format=%ae series)
+name=$(git -C "$LINUX" log -1 --format=%an "$branch")
+email=$(git -C "$LINUX" log -1 --format=%ae "$branch")
 git -C "$LINUX" -c user.name="$name" -c user.email="$email" \
-	format-patch -q --cover-letter --base=base -o "$out" base..series
+	format-patch -q --cover-letter --base=base \
+	--subject-prefix="$prefix" -o "$out" "base..$branch"
 cover=$(ls "$out"/0000-cover-letter.patch)
-subject=$(head -n 1 "$here/cover-letter.txt")
-python3 - "$cover" "$here/cover-letter.txt" <<'PY'
+subject=$(head -n 1 "$text")
+python3 - "$cover" "$text" <<'PY'
 import sys
 cover, text = sys.argv[1], open(sys.argv[2]).read()
 subject, blurb = text.split("\n", 1)
@@ -26,4 +35,4 @@ letter = letter.replace("*** SUBJECT HERE ***", subject)
 letter = letter.replace("*** BLURB HERE ***", blurb.strip("\n"))
 open(cover, "w").write(letter)
 PY
-echo "series: $(ls "$out" | wc -l) files in $out ($subject)"
+echo "$branch: $(ls "$out" | wc -l) files in $out ($subject)"

@@ -35,4 +35,38 @@ letter = letter.replace("*** SUBJECT HERE ***", subject)
 letter = letter.replace("*** BLURB HERE ***", blurb.strip("\n"))
 open(cover, "w").write(letter)
 PY
+
+# To: and Cc: of each mail from get_maintainer.pl (the tree has no git
+# history to ask, so MAINTAINERS alone): the maintainers, then reviewers
+# and lists.  The cover letter goes to everyone a patch goes to.
+python3 - "$LINUX" "$cover" "$out"/[0-9]*.patch <<'PY'
+import subprocess
+import sys
+
+tree, cover, mails = sys.argv[1], sys.argv[2], sys.argv[3:]
+patches = [m for m in mails if m != cover]
+
+
+def people(opts, paths):
+    cmd = ["scripts/get_maintainer.pl", "--no-git", "--no-git-fallback",
+           "--no-fixes", "--no-rolestats", "--no-multiline",
+           "--separator=, "] + opts + paths
+    return subprocess.run(cmd, cwd=tree, capture_output=True, text=True,
+                          check=True).stdout.strip()
+
+
+def add_headers(path, paths):
+    """Put To: and Cc: at the end of one mail's headers."""
+    head, body = open(path).read().split("\n\n", 1)
+    for name, opts in (("To", ["--no-r", "--no-l"]), ("Cc", ["--no-m"])):
+        value = people(opts, paths)
+        if value:
+            head += f"\n{name}: {value}"
+    open(path, "w").write(head + "\n\n" + body)
+
+
+for patch in patches:
+    add_headers(patch, [patch])
+add_headers(cover, patches)
+PY
 echo "$branch: $(ls "$out" | wc -l) files in $out ($subject)"

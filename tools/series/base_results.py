@@ -16,13 +16,7 @@ Last line: "<passed> <failed>" for check.sh's tally.
 import json
 import sys
 
-
-def cases(group, prefix=""):
-    """(name, status) of every leaf case under a JSON group."""
-    for case in group["test_cases"]:
-        yield prefix + case["name"], case["status"]
-    for sub in group["sub_groups"]:
-        yield from cases(sub, prefix + sub["name"] + ".")
+from kunit_results import cases
 
 
 def results(specs):

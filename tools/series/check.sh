@@ -115,6 +115,9 @@ check_fixes() {
 		check "checkpatch --strict: fix $n ($(basename "$p"))" \
 			check_checkpatch "$p" fixes || ok=0
 	done
+	check "b4: the fixes as b4 reads them, and b4 am onto the base" \
+		b4_roundtrip "$BUILD/fixes" fixes "$here/fixes/cover-letter.txt" ||
+		ok=0
 	run_base fixed || ok=0
 	listed=$(awk '!/^#/ && NF' "$here/base-failures" | wc -l)
 	if [ $ok = 1 ]; then
@@ -207,6 +210,12 @@ check_checkpatch() {
 		${ignore:+--ignore "$ignore"} "$patch")
 }
 
+# b4 reads a written series as its cover letter file says (revision,
+# change-id, base, every patch), and b4 am of it gives the branch again.
+b4_roundtrip() {
+	/usr/bin/python3 "$here/b4_roundtrip.py" "$LINUX" "$@"
+}
+
 # The mailed series applies with git am to the pristine base and gives
 # exactly the tree that was tested.
 check_git_am() {
@@ -272,6 +281,8 @@ for msg in $(patch_msgs); do
 		"$(ls "$SERIES"/"$(printf %04d $n)"-*.patch)" "$msg"
 done
 check "series: git am onto the pristine base" check_git_am
+check "b4: the series as b4 reads them, and b4 am onto the base" \
+	b4_roundtrip "$SERIES" series "$here/cover-letter.txt"
 
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]

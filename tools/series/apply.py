@@ -4,8 +4,14 @@
 
 Every patch listed in tools/series/series becomes one commit on the branch
 "series" of the base repository: the repository files it owns are copied in
-whole, and its glue steps edit upstream files in place, anchored on their
-content.  Commits are built with git plumbing from the tag "base" and then
+whole, its glue steps edit upstream files in place, anchored on their
+content, and its diff steps change files of earlier patches.
+
+A diff step (tools/series/steps/*.diff, a unified diff of ours) is how one
+file grows over several patches while the repository holds it once, in its
+last state: the file's own patch writes it with every later diff touching
+it reversed, last first, and each diff's patch with the diffs after it
+reversed.  A diff that no longer reverses on its file stops apply.  Commits are built with git plumbing from the tag "base" and then
 checked out, so files whose content did not change keep their timestamps and
 incremental kernel builds stay incremental.  Running it again rebuilds the
 same branch: it is idempotent.
@@ -16,6 +22,7 @@ import os
 import re
 import subprocess
 import sys
+import tempfile
 
 SPARSE_DIRS = ("drivers/", "include/", "Documentation/", "tools/testing/")
 
@@ -225,6 +232,54 @@ GLUE = {
 }
 
 
+def diff_paths(repo, diff):
+    """The files a diff step changes."""
+    res = subprocess.run(["git", "apply", "--numstat", "-"],
+                         input=open(os.path.join(repo, diff), "rb").read(),
+                         capture_output=True)
+    if res.returncode:
+        die(f"{diff}: {res.stderr.decode().strip()}")
+    return [line.split("\t")[2] for line in res.stdout.decode().splitlines()]
+
+
+class Steps:
+    """Each file's content at each patch, from its last state in the
+    repository and the diff steps of the patches after."""
+
+    def __init__(self, repo, patches):
+        self.repo = repo
+        self.later = {}
+        for index, (_, steps) in enumerate(patches):
+            for verb, args in steps:
+                if verb == "diff":
+                    for path in diff_paths(repo, args[0]):
+                        self.later.setdefault(path, []).append(
+                            (index, args[0]))
+
+    def content(self, path, index):
+        """The file at patch index: later diffs reversed, last first."""
+        with open(os.path.join(self.repo, path)) as f:
+            text = f.read()
+        diffs = [d for i, d in self.later.get(path, []) if i > index]
+        if not diffs:
+            return text
+        with tempfile.TemporaryDirectory() as tmp:
+            os.makedirs(os.path.join(tmp, os.path.dirname(path)),
+                        exist_ok=True)
+            with open(os.path.join(tmp, path), "w") as f:
+                f.write(text)
+            for diff in reversed(diffs):
+                res = subprocess.run(
+                    ["git", "apply", "-R", f"--include={path}",
+                     os.path.join(self.repo, diff)], cwd=tmp,
+                    capture_output=True)
+                if res.returncode:
+                    die(f"{diff} does not reverse on {path}: "
+                        f"{res.stderr.decode().strip()}")
+            with open(os.path.join(tmp, path)) as f:
+                return f.read()
+
+
 def read_series(repo):
     """Parse tools/series/series into [(message file, [(verb, args)])]."""
     patches = []
@@ -235,7 +290,7 @@ def read_series(repo):
                 continue
             if words[0] == "patch":
                 patches.append((words[1], []))
-            elif words[0] in ("file", "glue") and patches:
+            elif words[0] in ("file", "glue", "diff") and patches:
                 patches[-1][1].append((words[0], words[1:]))
             else:
                 die(f"series: cannot parse '{line.strip()}'")
@@ -257,6 +312,17 @@ def check_ownership(repo, patches):
     stray = sorted(sparse - set(owned))
     if stray:
         die(f"not in any patch of tools/series/series: {' '.join(stray)}")
+    seen = set()
+    for _, steps in patches:
+        for verb, args in steps:
+            if verb == "file":
+                seen.add(args[0])
+            elif verb == "diff":
+                early = [p for p in diff_paths(repo, args[0])
+                         if p not in seen]
+                if early:
+                    die(f"{args[0]} changes {' '.join(early)} before any "
+                        "patch adds it")
 
 
 def identity(repo):
@@ -290,14 +356,17 @@ def main():
     tree.git("read-tree", "base")
     parent = tree.git("rev-parse", "base^{commit}").decode().strip()
     msgdir = os.path.join(repo, "tools/series/patches")
-    for msgfile, steps in patches:
+    states = Steps(repo, patches)
+    for index, (msgfile, steps) in enumerate(patches):
         for verb, args in steps:
-            if verb == "file":
-                # Scripts keep their executable bit, as git would.
-                path = os.path.join(repo, args[0])
-                with open(path) as f:
-                    tree.write(args[0], f.read(),
-                               "100755" if os.access(path, os.X_OK)
+            if verb in ("file", "diff"):
+                paths = (args[:1] if verb == "file"
+                         else diff_paths(repo, args[0]))
+                for path in paths:
+                    # Scripts keep their executable bit, as git would.
+                    tree.write(path, states.content(path, index),
+                               "100755" if os.access(
+                                   os.path.join(repo, path), os.X_OK)
                                else "100644")
             elif args[0] in GLUE:
                 GLUE[args[0]](tree, repo, args[1:])

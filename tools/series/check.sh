@@ -51,6 +51,27 @@ check_bisect() {
 		OBJ_X86=$BUILD/obj-bisect-x86 "$here/build.sh" x86-objs
 }
 
+# The UML suites of a bisect step pass there: the kernel of the bisect
+# tree, as check_bisect configured it, with the suites the step has.
+check_bisect_kunit() {
+	local obj=$BUILD/obj-bisect out p f
+
+	rm -f "$obj/kunit.json"
+	OBJ_UM=$obj "$here/build.sh" kunit >"$obj/kunit.log" 2>&1
+	[ -s "$obj/kunit.json" ] ||
+		{ tail -n 20 "$obj/kunit.log"; return 1; }
+	out=$(python3 "$here/kunit_results.py" "$obj/kunit.json")
+	echo "$out"
+	read -r p f <<<"$(echo "$out" | tail -n 1)"
+	[ "$f" = 0 ] && [ "$p" -gt 0 ]
+}
+
+# A patch that adds a UML suite (a *_kunit.c under core/tests/).
+adds_suite() {
+	git -C "$LINUX" diff --name-only --diff-filter=A "$1~1" "$1" |
+		grep -q '^drivers/infiniband/core/tests/.*_kunit\.c$'
+}
+
 # The KUnit suites of one object tree (run_kunit <tree> <build.sh action>
 # [<arch label>]): one line per suite, every case counted in the tally.
 run_kunit() {
@@ -115,6 +136,9 @@ check_fixes() {
 		check "checkpatch --strict: fix $n ($(basename "$p"))" \
 			check_checkpatch "$p" fixes || ok=0
 	done
+	check "b4: the fixes as b4 reads them, and b4 am onto the base" \
+		b4_roundtrip "$BUILD/fixes" fixes "$here/fixes/cover-letter.txt" ||
+		ok=0
 	run_base fixed || ok=0
 	listed=$(awk '!/^#/ && NF' "$here/base-failures" | wc -l)
 	if [ $ok = 1 ]; then
@@ -207,6 +231,12 @@ check_checkpatch() {
 		${ignore:+--ignore "$ignore"} "$patch")
 }
 
+# b4 reads a written series as its cover letter file says (revision,
+# change-id, base, every patch), and b4 am of it gives the branch again.
+b4_roundtrip() {
+	/usr/bin/python3 "$here/b4_roundtrip.py" "$LINUX" "$@"
+}
+
 # The mailed series applies with git am to the pristine base and gives
 # exactly the tree that was tested.
 check_git_am() {
@@ -244,7 +274,12 @@ esac
 n=0
 for msg in $(patch_msgs); do
 	n=$((n + 1))
-	check "bisect: patch $n ($msg) builds" check_bisect "series~$(($(patch_msgs | wc -l) - n))"
+	rev=series~$(($(patch_msgs | wc -l) - n))
+	check "bisect: patch $n ($msg) builds" check_bisect "$rev" || continue
+	if adds_suite "$rev"; then
+		check "bisect: patch $n ($msg) passes its UML suites" \
+			check_bisect_kunit
+	fi
 done
 git -C "$LINUX" checkout -q series
 
@@ -272,6 +307,8 @@ for msg in $(patch_msgs); do
 		"$(ls "$SERIES"/"$(printf %04d $n)"-*.patch)" "$msg"
 done
 check "series: git am onto the pristine base" check_git_am
+check "b4: the series as b4 reads them, and b4 am onto the base" \
+	b4_roundtrip "$SERIES" series "$here/cover-letter.txt"
 
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]

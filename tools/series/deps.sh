@@ -15,6 +15,7 @@ needs=(
 	/usr/include/libelf.h:libelf-dev
 	/usr/lib/python3/dist-packages/ply:python3-ply
 	/usr/lib/python3/dist-packages/git:python3-git
+	b4:b4
 )
 # deps.sh e2e: also what the make e2e guest runs from the host's root.
 [ "${1:-}" = e2e ] && needs+=(nvme:nvme-cli fio:fio ip:iproute2 rdma:iproute2)

@@ -4,7 +4,7 @@
 # The fixes series: one minimal patch per upstream bug in rw.c, against
 # the pristine base (tag base of $LINUX), for rdma-rc and the stable
 # trees.  The patches are kept as mail in tools/series/fixes/, in order;
-# cover-letter.txt there is the cover letter's subject and text.
+# cover-letter.txt there is the cover letter (format.sh).
 #
 #   fixes.sh branch        git am them onto base as branch fixes of $LINUX
 #   fixes.sh format <dir>  write branch fixes as mail with a cover letter

@@ -8,7 +8,10 @@
 # The branch of $LINUX (the base repository) defaults to series, the
 # rewrite for rdma-next, with cover-letter.txt; fixes.sh passes branch
 # fixes, its cover letter and the rdma-rc prefix.  A cover letter file
-# is its subject line, a blank line and the text.
+# is a header block, a blank line and the text.  Its headers are the
+# Subject:, the Revision: (the N of "vN" in every subject, 1 for a
+# first posting) and the Change-Id: that b4 tracks the series by across
+# revisions; the mails carry both where b4 looks for them.
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -17,22 +20,45 @@ branch=${2:-series}
 text=${3:-$here/cover-letter.txt}
 prefix=${4:-PATCH rdma-next}
 
+# header <name>: the value of one header of the cover letter file
+header() {
+	sed -n "/^\$/q; s/^$1: *//p" "$text"
+}
+subject=$(header Subject)
+revision=$(header Revision)
+change_id=$(header Change-Id)
+if [ -z "$subject" ] || [ -z "$revision" ] || [ -z "$change_id" ]; then
+	echo "format: $text needs Subject:, Revision: and Change-Id:" >&2
+	exit 1
+fi
+
 rm -rf "$out"
-# The cover letter is from whoever signed the patches.
+# The cover letter is from whoever signed the patches.  The patches are
+# threaded under it, as git send-email would thread them.
 name=$(git -C "$LINUX" log -1 --format=%an "$branch")
 email=$(git -C "$LINUX" log -1 --format=%ae "$branch")
 git -C "$LINUX" -c user.name="$name" -c user.email="$email" \
-	format-patch -q --cover-letter --base=base \
-	--subject-prefix="$prefix" -o "$out" "base..$branch"
-cover=$(ls "$out"/0000-cover-letter.patch)
-subject=$(head -n 1 "$text")
-python3 - "$cover" "$text" <<'PY'
+	format-patch -q --cover-letter --thread=shallow --base=base \
+	-v "$revision" --subject-prefix="$prefix" -o "$out" "base..$branch"
+# A first posting says no "v1"; the files keep the same names at every
+# revision.
+for f in "$out"/v"$revision"-*.patch; do
+	mv "$f" "$out/${f##*/v"$revision"-}"
+done
+if [ "$revision" = 1 ]; then
+	sed -i "1,/^\$/s/^\(Subject: \[$prefix\) v1 /\1 /" "$out"/*.patch
+fi
+cover=$out/0000-cover-letter.patch
+python3 - "$cover" "$text" "$subject" "$change_id" <<'PY'
 import sys
-cover, text = sys.argv[1], open(sys.argv[2]).read()
-subject, blurb = text.split("\n", 1)
+cover, text, subject, change_id = sys.argv[1:]
+blurb = open(text).read().split("\n\n", 1)[1]
 letter = open(cover).read()
 letter = letter.replace("*** SUBJECT HERE ***", subject)
 letter = letter.replace("*** BLURB HERE ***", blurb.strip("\n"))
+head, sep, tail = letter.partition("\nbase-commit: ")
+line, nl, rest = tail.partition("\n")
+letter = f"{head}{sep}{line}\nchange-id: {change_id}\n{rest}"
 open(cover, "w").write(letter)
 PY
 

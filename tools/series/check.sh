@@ -271,6 +271,12 @@ PASS\ *) passed=$((passed + 1)) ;;
 *) failed=$((failed + 1)) ;;
 esac
 
+# The bisect tree starts as a copy of the built KUnit tree: a step's
+# configuration differs from the last patch's (no selftest, no
+# benchmark), which changes autoconf.h and so defeats ccache for every
+# file, while kbuild rebuilds only the files whose options changed.
+rm -rf "$BUILD/obj-bisect"
+cp -a "$OBJ_UM" "$BUILD/obj-bisect"
 n=0
 for msg in $(patch_msgs); do
 	n=$((n + 1))

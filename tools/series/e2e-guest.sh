@@ -7,7 +7,7 @@
 # e2e_test= on the kernel command line with the arguments in e2e_args=
 # (comma-separated), report its exit code on the console and power off.
 #
-# The kernel passes e2e_test, e2e_args and RDMA_TEST_BDEV from its command
+# The kernel passes e2e_test, e2e_args and RDMA_TEST_SIZE from its command
 # line as environment variables.
 
 : "${e2e_test:=}" "${e2e_args:=}"

@@ -78,9 +78,8 @@ boot() {
 		root=/dev/root rootfstype=hostfs rootflags=/ ro \
 		init="$here/e2e-guest.sh" \
 		kunit.enable=0 ib_core.force_mr=$force_mr \
-		brd.rd_nr=1 brd.rd_size=$((256 * 1024)) \
 		e2e_test="$test" e2e_args="$transport" \
-		RDMA_TEST_BDEV=/dev/ram0 RDMA_TEST_SIZE="$size" \
+		RDMA_TEST_SIZE="$size" \
 		</dev/null >"$log" 2>&1
 }
 

@@ -27,8 +27,9 @@
 # RDMA device and an nvmet subsystem and port; all are removed at the end.
 #
 # The block device exported is $RDMA_TEST_BDEV, whose content is lost.
-# Without it the test loads brd for a RAM disk of its own, and skips when
-# brd is not a loadable module.  $RDMA_TEST_SIZE is how much each fio job
+# Without it the test makes a memory-backed null_blk device of its own,
+# rdmatest, through null_blk's configfs (built in or a module), and
+# removes it at the end.  $RDMA_TEST_SIZE is how much each fio job
 # writes (default 32M; the device must hold twice that).
 
 DIR=$(dirname "$(readlink -f "$0")")
@@ -45,11 +46,12 @@ ADDR=192.0.2.1
 PORT=4420
 NQN=nqn.2024-01.org.kernel.selftests:rdma-rw
 CFS=/sys/kernel/config/nvmet
+NULLB=/sys/kernel/config/nullb/rdmatest
 KINDS=(pd cq qp cm_id mr)
 SIZE=${RDMA_TEST_SIZE:-32M}
 TMP=
 BDEV=
-LOADED_BRD=0
+MADE_NULLB=0
 ADDED_NETDEV=0
 
 # Wait up to $1 seconds for a command to succeed.
@@ -90,6 +92,24 @@ res_is() {
 
 	shift
 	[ "$(res_list "$@")" = "$want" ]
+}
+
+# A memory-backed null_blk disk of $1 MiB, /dev/rdmatest.  Returns 2
+# when the kernel has no null_blk configfs.
+nullb_setup() {
+	modprobe -q null_blk nr_devices=0 2>/dev/null
+	[ -d "${NULLB%/*}" ] || return 2
+	mkdir "$NULLB" || return 1
+	MADE_NULLB=1
+	echo "$1" >"$NULLB/size" &&
+		echo 1 >"$NULLB/memory_backed" &&
+		echo 1 >"$NULLB/power" &&
+		wait_for 10 test -b /dev/rdmatest
+}
+
+nullb_teardown() {
+	echo 0 >"$NULLB/power"
+	rmdir "$NULLB"
 }
 
 nvmet_setup() {
@@ -276,7 +296,7 @@ cleanup() {
 		rdma link delete "rdmatest_$t" 2>/dev/null
 	done
 	[ $ADDED_NETDEV = 1 ] && ip link delete "$NETDEV"
-	[ $LOADED_BRD = 1 ] && modprobe -r brd
+	[ $MADE_NULLB = 1 ] && nullb_teardown
 	rm -rf "$TMP"
 }
 
@@ -301,20 +321,21 @@ if [ ! -d "$CFS" ]; then
 	ktap_skip_all "no $CFS: configfs or nvmet missing"
 	exit "$KSFT_SKIP"
 fi
-# A RAM disk of our own only: brd must be a module, and not loaded yet.
-if [ -n "${RDMA_TEST_BDEV:-}" ]; then
-	BDEV=$RDMA_TEST_BDEV
-elif [ ! -e /sys/module/brd ] &&
-		modprobe -q brd rd_nr=1 rd_size=$((256 * 1024)) 2>/dev/null &&
-		[ -e /sys/module/brd/initstate ]; then
-	BDEV=/dev/ram0
-	LOADED_BRD=1
-else
-	ktap_skip_all "set RDMA_TEST_BDEV to a block device to overwrite"
-	exit "$KSFT_SKIP"
-fi
 TMP=$(mktemp -d)
 trap cleanup EXIT
+if [ -n "${RDMA_TEST_BDEV:-}" ]; then
+	BDEV=$RDMA_TEST_BDEV
+else
+	nullb_setup $(($(numfmt --from=iec "$SIZE") * 2 / 1048576 + 16))
+	case $? in
+	0) BDEV=/dev/rdmatest ;;
+	2)
+		ktap_skip_all "no null_blk configfs (CONFIG_BLK_DEV_NULL_BLK); or set RDMA_TEST_BDEV"
+		exit "$KSFT_SKIP"
+		;;
+	*) ktap_exit_fail_msg "cannot set up the null_blk device $NULLB" ;;
+	esac
+fi
 
 ktap_set_plan $((4 * ${#TRANSPORTS[@]}))
 HOSTID=$(cat /proc/sys/kernel/random/uuid)

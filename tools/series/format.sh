@@ -35,19 +35,18 @@ fi
 rm -rf "$out"
 # The cover letter is from whoever signed the patches.  The patches are
 # threaded under it, as git send-email would thread them.
+# A first posting says no "v1".
 name=$(git -C "$LINUX" log -1 --format=%an "$branch")
 email=$(git -C "$LINUX" log -1 --format=%ae "$branch")
+version=()
+[ "$revision" = 1 ] || version=(-v "$revision")
 git -C "$LINUX" -c user.name="$name" -c user.email="$email" \
 	format-patch -q --cover-letter --thread=shallow --base=base \
-	-v "$revision" --subject-prefix="$prefix" -o "$out" "base..$branch"
-# A first posting says no "v1"; the files keep the same names at every
-# revision.
+	"${version[@]}" --subject-prefix="$prefix" -o "$out" "base..$branch"
+# The files keep the same names at every revision.
 for f in "$out"/v"$revision"-*.patch; do
-	mv "$f" "$out/${f##*/v"$revision"-}"
+	[ -e "$f" ] && mv "$f" "$out/${f##*/v"$revision"-}"
 done
-if [ "$revision" = 1 ]; then
-	sed -i "1,/^\$/s/^\(Subject: \[$prefix\) v1 /\1 /" "$out"/*.patch
-fi
 cover=$out/0000-cover-letter.patch
 python3 - "$cover" "$text" "$subject" "$change_id" <<'PY'
 import sys

@@ -330,7 +330,7 @@ else
 	case $? in
 	0) BDEV=/dev/rdmatest ;;
 	2)
-		ktap_skip_all "no null_blk configfs (CONFIG_BLK_DEV_NULL_BLK); or set RDMA_TEST_BDEV"
+		ktap_skip_all "no null_blk configfs (BLK_DEV_NULL_BLK); or set RDMA_TEST_BDEV"
 		exit "$KSFT_SKIP"
 		;;
 	*) ktap_exit_fail_msg "cannot set up the null_blk device $NULLB" ;;

@@ -5,19 +5,21 @@
 Every patch listed in tools/series/series becomes one commit on the branch
 "series" of the base repository: the repository files it owns are copied in
 whole, its glue steps edit upstream files in place, anchored on their
-content, and its diff steps change files of earlier patches.
+content, and its diff steps change files of earlier patches.  Commits are
+built with git plumbing from the tag "base" and then checked out, so files
+whose content did not change keep their timestamps and incremental kernel
+builds stay incremental.  Running it again rebuilds the same branch: it is
+idempotent.
 
 A diff step (tools/series/steps/*.diff, a unified diff of ours) is how one
 file grows over several patches while the repository holds it once, in its
 last state: the file's own patch writes it with every later diff touching
 it reversed, last first, and each diff's patch with the diffs after it
-reversed.  A diff that no longer reverses on its file stops apply.  Commits are built with git plumbing from the tag "base" and then
-checked out, so files whose content did not change keep their timestamps and
-incremental kernel builds stay incremental.  Running it again rebuilds the
-same branch: it is idempotent.
+reversed.  A diff that no longer reverses on its file stops apply.
 
 usage: apply.py <repo> <linux-dir>
 """
+import functools
 import os
 import re
 import subprocess
@@ -232,8 +234,9 @@ GLUE = {
 }
 
 
+@functools.cache
 def diff_paths(repo, diff):
-    """The files a diff step changes."""
+    """The files a diff step changes (read once per run)."""
     res = subprocess.run(["git", "apply", "--numstat", "-"],
                          input=open(os.path.join(repo, diff), "rb").read(),
                          capture_output=True)

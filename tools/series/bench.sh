@@ -16,9 +16,10 @@
 #   bench.sh run        boot each kernel with only ib_core_rw_bench
 #                       enabled, ours first, and join the two logs into
 #                       one table ($BENCH/table.txt)
-#   bench.sh e2e        boot each kernel as the guest of the rdma kselftest
-#                       (e2e.sh) over siw and rxe, ours then base, three
-#                       times, and compare fio's figures ($BENCH/e2e.txt)
+#   bench.sh e2e        boot each kernel as the guests of the rdma
+#                       kselftest (e2e.sh): every user over siw and rxe,
+#                       ours then base, three times, and compare fio's
+#                       figures, medians with their spread ($BENCH/e2e.txt)
 #
 # BENCH_BATCH (default 10000) is the number of I/Os of a timed batch,
 # BENCH_BATCHES (default 9) the number of batches whose median is kept.

@@ -20,9 +20,10 @@ never failed on.
 both APIs, each with its figures or the error the API returned; it exits
 non-zero otherwise.
 
---e2e reads the lines of bench.sh e2e ("<side> <round>: PASS e2e: <run>:
-write <MB/s> MB/s <IOPS> IOPS, read ...") and prints, per transport and
-direction, the median over the rounds of each side and the ratio ours/base.
+--e2e reads the lines of bench.sh e2e ("<side> <round>: PASS e2e: <user>
+<run>: write <MB/s> MB/s <IOPS> IOPS, read ...") and prints, per user,
+transport and direction, the median over the rounds of each side with
+the spread between its rounds, and the ratio ours/base.
 """
 import re
 import statistics
@@ -204,8 +205,14 @@ def table(ours_path, base_path, machine):
     return 0
 
 
-E2E = re.compile(r"^(ours|base) (\d+): (PASS|FAIL) e2e: (\S+): (.*)$")
+E2E = re.compile(r"^(ours|base) (\d+): (PASS|FAIL) e2e: ([^:]+): (.*)$")
 FIO = re.compile(r"(write|read) ([\d.]+) MB/s (\d+) IOPS")
+
+
+def median_spread(values):
+    """The median of values and their range relative to it."""
+    med = statistics.median(values)
+    return med, (max(values) - min(values)) / med if med else 0.0
 
 
 def e2e(path):
@@ -222,21 +229,25 @@ def e2e(path):
             for op, mbs, iops in FIO.findall(rest):
                 figs.setdefault((run, op, side), []).append(
                     (float(mbs), int(iops)))
-    print("| transport | I/O | ours MB/s | base MB/s | ours/base "
-          "| ours IOPS | base IOPS | ours/base | rounds |")
-    print("| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+    print("| user and transport | I/O | ours MB/s | spread | base MB/s "
+          "| spread | ours/base | ours IOPS | base IOPS | rounds |")
+    print("| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: "
+          "| ---: |")
     for run in sorted({k[0] for k in figs}):
         for op in ("write", "read"):
             o, b = figs.get((run, op, "ours"), []), figs.get((run, op, "base"), [])
             if not o or not b:
                 continue
-            om = statistics.median(x[0] for x in o)
-            bm = statistics.median(x[0] for x in b)
+            om, os_ = median_spread([x[0] for x in o])
+            bm, bs = median_spread([x[0] for x in b])
             oi = statistics.median(x[1] for x in o)
             bi = statistics.median(x[1] for x in b)
-            print(f"| {run} | {op} | {om:.1f} | {bm:.1f} | {om / bm:.2f} "
-                  f"| {oi:.0f} | {bi:.0f} | {oi / bi:.2f} "
+            print(f"| {run} | {op} | {om:.1f} | {os_:.0%} | {bm:.1f} "
+                  f"| {bs:.0%} | {om / bm:.2f} | {oi:.0f} | {bi:.0f} "
                   f"| {len(o)}/{len(b)} |")
+    print("\nspread: (highest - lowest) / median of a side's rounds; a "
+          "ratio ours/base\nwithin the larger spread is no difference "
+          "the run could detect.")
     if failed:
         print(f"\nFailed runs: {', '.join(failed)}")
     return 1 if failed else 0

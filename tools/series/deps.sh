@@ -18,7 +18,9 @@ needs=(
 	b4:b4
 )
 # deps.sh e2e: also what the make e2e guest runs from the host's root.
-[ "${1:-}" = e2e ] && needs+=(nvme:nvme-cli fio:fio ip:iproute2 rdma:iproute2)
+[ "${1:-}" = e2e ] && needs+=(nvme:nvme-cli fio:fio ip:iproute2 rdma:iproute2
+	iscsid:open-iscsi rpc.nfsd:nfs-kernel-server mount.nfs:nfs-common
+	ksmbd.mountd:ksmbd-tools mount.cifs:cifs-utils)
 
 missing=()
 for need in "${needs[@]}"; do

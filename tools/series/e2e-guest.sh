@@ -24,19 +24,44 @@ mkdir -p /dev/shm /dev/pts
 ln -s /proc/self/fd /dev/fd
 mount -t tmpfs tmpfs /dev/shm
 mount -t devpts devpts /dev/pts
-# The test runs from this repository, which may sit under one of those
-# (a clone in /tmp): bind it back in over the tmpfs.
-repo=$(cd "$(dirname "$0")/../.." && pwd)
-mkdir /dev/shm/repo
-mount --bind "$repo" /dev/shm/repo
+# The scripts run from this repository and the test from the selftests
+# of the tree it built, either of which may sit under one of those (a
+# clone in /tmp): bind them back in over the tmpfs.
+keep="$(cd "$(dirname "$0")/../.." && pwd) $(dirname "$(dirname "$e2e_test")")"
+n=0
+for k in $keep; do
+	mkdir "/dev/shm/keep$n" && mount --bind "$k" "/dev/shm/keep$n"
+	n=$((n + 1))
+done
+# Where a test writes next to what it reads (open-iscsi's node database
+# beside its configuration, nfsd's export table beside its state): a
+# copy on tmpfs, bound back in below.
+copies="/etc/iscsi /var/lib/nfs"
+for d in $copies; do
+	[ -d "$d" ] || continue
+	mkdir -p "/dev/shm/copies$d" && cp -a "$d/." "/dev/shm/copies$d"
+done
 for d in /tmp /run /var /etc/nvme; do
 	[ -d "$d" ] || continue
 	mount -t tmpfs tmpfs "$d"
-	case $repo/ in
-	"$d"/*) mkdir -p "$repo" && mount --bind /dev/shm/repo "$repo" ;;
-	esac
+	n=0
+	for k in $keep; do
+		case $k/ in
+		"$d"/*) mkdir -p "$k" && mount --bind "/dev/shm/keep$n" "$k" ;;
+		esac
+		n=$((n + 1))
+	done
 done
-umount /dev/shm/repo
+n=0
+for k in $keep; do
+	umount "/dev/shm/keep$n"
+	n=$((n + 1))
+done
+for d in $copies; do
+	[ -d "/dev/shm/copies$d" ] || continue
+	mkdir -p "$d" && mount --bind "/dev/shm/copies$d" "$d"
+done
+mkdir -p /run/lock
 
 # Refuse to run on a root that the guest could write to.
 if ! awk '$2 == "/" && $4 ~ /^ro(,|$)/ { ro = 1 } END { exit !ro }' \

@@ -1,0 +1,135 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# iSER through the RDMA R/W API, on soft RDMA devices.
+#
+# For each transport named on the command line (default: siw rxe), export
+# a RAM disk through LIO's block backstore and its iSCSI target with an
+# iSER portal, log in to it with open-iscsi over the iser transport on the
+# same machine, and have fio write and verify data on the SCSI disk that
+# appears (see lib.sh).  isert moves the data of every SCSI command beyond
+# what the initiator sent unsolicited with the R/W API: RDMA READ for
+# writes, RDMA WRITE for reads.
+#
+# Needs root, iproute2 (ip, rdma), fio, open-iscsi (iscsid, iscsiadm)
+# and the options in ./config; the target is set up through configfs.
+# iscsid must not be running: the test starts its own and stops it at the
+# end.  The initiator's node record is made in open-iscsi's database
+# (/etc/iscsi/nodes) and removed at the end.
+
+ULP_NAME=isert
+ULP_COMMANDS="iscsid iscsiadm"
+ULP_MODULES="target_core_iblock iscsi_target_mod ib_isert ib_iser"
+ULP_NEEDS_BDEV=1
+# isert's and iser's messages when a work request failed other than by a
+# flush, or a command's data could not be moved.
+ULP_LOG_ERRORS='isert: [a-z_]+: ([A-Za-z /]+ failure: '
+ULP_LOG_ERRORS+='|Cmd: .* failed to (prepare|post) RDMA res|ib_post_send failed)'
+ULP_LOG_ERRORS+='|iser: [a-z_]+: ([A-Za-z /]+ failure: '
+ULP_LOG_ERRORS+='|Failed to (set up Data-IN RDMA|register write cmd RDMA mem)'
+ULP_LOG_ERRORS+='|failed to map sg)'
+
+source "$(dirname "$(readlink -f "$0")")/lib.sh"
+
+ISCSI_PORT=3260
+IQN=iqn.2024-01.org.kernel.selftests:rdma-rw
+LIO=/sys/kernel/config/target
+BACKSTORE=$LIO/core/iblock_0/rdmatest
+TPG=$LIO/iscsi/$IQN/tpgt_1
+NP=$TPG/np/$ADDR:$ISCSI_PORT
+ISCSID_PID=
+NODE=0
+
+# LIO's iSER portal is a child of an iSCSI portal and listens on its
+# address and port, which the iSCSI portal's TCP socket already holds.
+# An iWARP device runs its connections over TCP: a hardware one in its
+# own stack or on ports the iWARP port mapper gives it, but siw on this
+# machine's sockets with no port mapper, so that its listener cannot bind.
+ulp_can() {
+	if [ "$1" = siw ]; then
+		echo "LIO's iSER portal needs its iSCSI portal's TCP port; siw cannot listen there"
+		return 1
+	fi
+}
+
+ulp_check() {
+	[ -d "$LIO" ] || { echo "no $LIO: configfs or LIO missing"; return 1; }
+	if pidof iscsid >/dev/null; then
+		echo "iscsid is running: stop it first"
+		return 1
+	fi
+}
+
+# The SCSI disk of the iSER session.
+iser_disk() {
+	local h b
+
+	for h in /sys/class/scsi_host/host*; do
+		[ "$(cat "$h/proc_name" 2>/dev/null)" = iscsi_iser ] || continue
+		for b in "$h"/device/session*/target*/*/block/*; do
+			[ -b "/dev/${b##*/}" ] || continue
+			echo "/dev/${b##*/}"
+			return 0
+		done
+	done
+	return 1
+}
+
+# An iSCSI target with one LUN, open to any initiator without
+# authentication, listening on $ADDR for iSCSI and iSER.
+lio_target_start() {
+	mkdir -p "$BACKSTORE" &&
+		echo "udev_path=$BDEV" >"$BACKSTORE/control" &&
+		echo 1 >"$BACKSTORE/enable" &&
+		mkdir -p "$TPG/lun/lun_0" &&
+		ln -s "$BACKSTORE" "$TPG/lun/lun_0/rdmatest" &&
+		mkdir "$NP" &&
+		echo 1 >"$NP/iser" &&
+		echo 0 >"$TPG/attrib/authentication" &&
+		echo 1 >"$TPG/attrib/generate_node_acls" &&
+		echo 0 >"$TPG/attrib/demo_mode_write_protect" &&
+		echo 1 >"$TPG/enable"
+}
+
+ulp_start() {
+	lio_target_start || return 1
+	iscsid || return 1
+	ISCSID_PID=$(pidof iscsid)
+	iscsiadm -m node -o new -T "$IQN" -p "$ADDR:$ISCSI_PORT" -I iser ||
+		return 1
+	NODE=1
+	iscsiadm -m node -T "$IQN" -p "$ADDR:$ISCSI_PORT" -I iser --login ||
+		return 1
+	if ! wait_for 20 iser_disk >/dev/null; then
+		echo "no SCSI disk after login"
+		return 1
+	fi
+	DATA=$(iser_disk)
+}
+
+ulp_disconnect() {
+	[ $NODE = 1 ] || return 0
+	iscsiadm -m node -T "$IQN" -p "$ADDR:$ISCSI_PORT" -I iser --logout
+	iscsiadm -m node -o delete -T "$IQN" -p "$ADDR:$ISCSI_PORT" -I iser
+	NODE=0
+}
+
+ulp_stop() {
+	if [ -n "$ISCSID_PID" ]; then
+		kill "$ISCSID_PID"
+		wait_for 10 pid_gone "$ISCSID_PID"
+		ISCSID_PID=
+	fi
+	if [ -d "$TPG" ]; then
+		echo 0 >"$TPG/enable"
+		[ -d "$NP" ] && echo 0 >"$NP/iser"
+		[ -d "$NP" ] && rmdir "$NP"
+		rm -f "$TPG/lun/lun_0/rdmatest"
+		rmdir "$TPG/lun/lun_0" "$TPG" "${TPG%/*}"
+	fi
+	if [ -d "$BACKSTORE" ]; then
+		rmdir "$BACKSTORE" "${BACKSTORE%/*}"
+	fi
+}
+
+rdma_main "$@"

@@ -1,0 +1,408 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# What the rdma selftests share: a soft RDMA device (siw or rxe) on a dummy
+# interface, a RAM disk, fio with every block checked, the device's
+# resources before and after, and the kernel log.
+#
+# A test sources this file, defines the hooks below and calls rdma_main
+# with the transports to run (default: siw rxe).  Each transport gets four
+# results:
+#   data      the ULP's initiator connects to its target on the same
+#             machine over the transport and fio writes and verifies data
+#   qp-mr     no QP or MR of the device is left once the initiator is gone
+#   teardown  nothing is left (PD, CQ, QP, CM ID, MR) once the target is
+#   dmesg     no WARNING, BUG, Oops, KASAN or lockdep report in the kernel
+#             log, nor any line matching $ULP_LOG_ERRORS
+#
+# Hooks and settings of the test:
+#   ULP_NAME          what the messages call the test
+#   ULP_COMMANDS      userspace commands it needs beyond the common ones
+#   ULP_MODULES       modules to load (ignored when built in)
+#   ULP_NEEDS_BDEV    1 when the target exports $BDEV
+#   ULP_LOG_ERRORS    extended regex of the ULP's own I/O error messages
+#   ULP_MEM_ALIGN     fio's iomem_align (default 1028: buffers start at
+#                     an offset into a page)
+#   ULP_BSSPLIT       fio's bssplit (default: 512 bytes to 1 MiB, some
+#                     sizes not a multiple of the page size)
+#   ULP_WILDCARD      1 when the ULP's target listens on the wildcard
+#                     address.  siw binds such a listener to its own
+#                     interface, and connections from this machine come
+#                     in through lo and find none: over siw, ulp_start
+#                     then calls lo_device once its target listens, which
+#                     makes a second siw device, rdmatest_lo, on lo; its
+#                     listener takes the connections, and its resources
+#                     are checked with rdmatest_siw's
+#   ulp_check         the kernel interfaces exist; prints why not
+#   ulp_can T         (optional) prints why the ULP cannot run over
+#                     transport T on any machine and fails, if so: its
+#                     four results are then skipped with that reason
+#   ulp_start T DEV   target and initiator up over transport T, RDMA
+#                     device DEV; sets DATA to the block device or file
+#                     that fio uses, and ULP_NOTE to what it checked
+#                     itself, if anything; prints why it failed
+#   ulp_disconnect    the initiator gone
+#   ulp_stop          the target gone
+#
+# While a test runs, the machine has a dummy interface rdmatest0 with
+# 192.0.2.1/24 (a documentation range: nothing leaves it) and a soft RDMA
+# device rdmatest_<transport> on it; initiators connect to 192.0.2.1,
+# through lo.  All of it and all the ULP set up are removed at the end.  The
+# block device exported is $RDMA_TEST_BDEV, whose content is lost; without
+# it the test makes a memory-backed null_blk device, rdmatest, through
+# null_blk's configfs and removes it at the end.  $RDMA_TEST_SIZE is how
+# much each fio job writes (default 32M; the device must hold twice that),
+# $RDMA_TEST_TIMEOUT how long fio may take (default 300 seconds) before
+# it is killed and the kernel logs its blocked tasks.
+
+DIR=$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")
+KTAP_HELPERS=$DIR/../kselftest/ktap_helpers.sh
+if [ ! -e "$KTAP_HELPERS" ]; then
+	echo "$KTAP_HELPERS not found [SKIP]"
+	exit 4
+fi
+# shellcheck source=../kselftest/ktap_helpers.sh
+source "$KTAP_HELPERS"
+
+NETDEV=rdmatest0
+ADDR=192.0.2.1
+NULLB=/sys/kernel/config/nullb/rdmatest
+KINDS=(pd cq qp cm_id mr)
+SIZE=${RDMA_TEST_SIZE:-32M}
+FIO_TIMEOUT=${RDMA_TEST_TIMEOUT:-300}
+TMP=
+# The block device the test's target exports, when it needs one.
+export BDEV=
+DATA=
+ULP_NOTE=
+BASE_QP_MR=
+BASE_ALL=
+MADE_NULLB=0
+ADDED_NETDEV=0
+TRANSPORTS=()
+: "${ULP_NAME:?the test must set ULP_NAME}"
+: "${ULP_COMMANDS:=}" "${ULP_MODULES:=}" "${ULP_NEEDS_BDEV:=0}"
+: "${ULP_LOG_ERRORS:=}" "${ULP_MEM_ALIGN:=1028}" "${ULP_WILDCARD:=0}"
+: "${ULP_BSSPLIT:=512/5:4k/15:7680/10:16k/10:64k/15:132k/15:512k/15:1m/15}"
+
+# Wait up to $1 seconds for a command to succeed.
+wait_for() {
+	local end=$((SECONDS + $1))
+
+	shift
+	until "$@"; do
+		[ $SECONDS -lt $end ] || return 1
+		sleep 0.5
+	done
+}
+
+# The resources of the kinds given after RDMA devices $1 (an extended
+# regex of their names), one line each, by identity only (device,
+# number, type, owner), without state or counters.
+# The CQs that ib_core keeps in the device's shared pool (owned by ib_core,
+# no user) are not listed: they last until the device goes away.
+res_list() {
+	local dev=$1 kind
+
+	shift
+	for kind in "$@"; do
+		rdma resource show "$kind" | grep -E "(dev|link) (${dev})[/ ]" |
+			grep -vE '^dev .* cqn .* users 0 .*comm \[ib_core\]' |
+			awk -v kind="$kind" '{
+				id = kind
+				for (i = 1; i < NF; i++)
+					if ($i ~ /^(dev|link|lqpn|type|mrn|cqn|pdn|cm-idn|comm)$/)
+						id = id " " $i " " $(i + 1)
+				print id
+			}'
+	done
+}
+
+# Has process $1 exited?
+pid_gone() {
+	! kill -0 "$1" 2>/dev/null
+}
+
+# What res_list with the arguments after $1 prints beyond the list $1
+# (lines are counted: two QPs where $1 has one is one too many).
+res_beyond() {
+	local have=$1
+
+	shift
+	comm -13 <(sort <<<"$have") <(res_list "$@" | sort)
+}
+
+# Does res_list with the arguments after $1 print nothing beyond $1?
+res_within() {
+	[ -z "$(res_beyond "$@")" ]
+}
+
+# A memory-backed null_blk disk of $1 MiB, /dev/rdmatest.  Returns 2
+# when the kernel has no null_blk configfs.
+nullb_setup() {
+	modprobe -q null_blk nr_devices=0 2>/dev/null
+	[ -d "${NULLB%/*}" ] || return 2
+	mkdir "$NULLB" || return 1
+	MADE_NULLB=1
+	echo "$1" >"$NULLB/size" &&
+		echo 1 >"$NULLB/memory_backed" &&
+		echo 1 >"$NULLB/power" &&
+		wait_for 10 test -b /dev/rdmatest
+}
+
+nullb_teardown() {
+	echo 0 >"$NULLB/power"
+	rmdir "$NULLB"
+}
+
+# fio writes, then reads back and checks, two regions of $SIZE each of
+# $DATA (a block device or a file): one at random with libaio and queue
+# depth 16, one sequentially with vsync, which merges up to 8 adjacent
+# I/Os into one writev/readv.  The sizes are $ULP_BSSPLIT, by default from
+# 512 bytes to 1 MiB, and every buffer starts $ULP_MEM_ALIGN bytes into a
+# page, by default 1 KiB + 4 bytes: O_DIRECT only needs 4-byte aligned
+# memory from NVMe and SCSI.
+# Prints fio's terse line.
+run_fio() {
+	local pid watchdog rc
+
+	cat >"$TMP/job.fio" <<-EOF
+	[global]
+	filename=$DATA
+	direct=1
+	size=$SIZE
+	bssplit=$ULP_BSSPLIT
+	iomem_align=$ULP_MEM_ALIGN
+	verify=crc32c
+	verify_fatal=1
+	verify_state_save=0
+	do_verify=1
+	group_reporting=1
+
+	[random]
+	ioengine=libaio
+	iodepth=16
+	rw=randwrite
+	offset=0
+
+	[vectored]
+	ioengine=vsync
+	iodepth=8
+	iodepth_batch_submit=8
+	rw=write
+	offset=$SIZE
+	EOF
+	fio --output-format=terse --terse-version=3 "$TMP/job.fio" &
+	pid=$!
+	fio_watchdog $pid >/dev/null 2>&1 &
+	watchdog=$!
+	wait $pid
+	rc=$?
+	kill $watchdog 2>/dev/null
+	return $rc
+}
+
+# After $FIO_TIMEOUT seconds, have the kernel log its blocked tasks and
+# kill fio ($1).
+fio_watchdog() {
+	sleep "$FIO_TIMEOUT"
+	echo "rdma selftest: fio did not finish in $FIO_TIMEOUT s" >/dev/kmsg
+	echo w >/proc/sysrq-trigger
+	kill -KILL "$1"
+}
+
+# Print "write <MB/s> MB/s <IOPS> IOPS, read ..." from fio's terse line:
+# KiB/s and IOPS are fields 7 and 8 for reads, 48 and 49 for writes.
+fio_figures() {
+	awk -F';' 'NF >= 49 {
+		printf "write %.1f MB/s %d IOPS, read %.1f MB/s %d IOPS\n",
+			$48 * 1024 / 1e6, $49, $7 * 1024 / 1e6, $8
+	}' <<<"$1"
+}
+
+result() {
+	if [ "$2" = 0 ]; then
+		ktap_test_pass "$1"
+	else
+		ktap_test_fail "$1"
+	fi
+}
+
+# The lines of the kernel log since the line $1 that fail a test.
+log_errors() {
+	local bad='WARNING:|BUG:|Oops|KASAN|kernel BUG|suspicious RCU usage'
+
+	bad+='|possible (circular|recursive) locking|inconsistent lock state'
+
+	[ -n "$ULP_LOG_ERRORS" ] && bad="$bad|$ULP_LOG_ERRORS"
+	dmesg | sed -n "/$1/,\$p" | grep -E "$bad"
+}
+
+
+# Make the RDMA device of transport $1 on $NETDEV, or remove it and the
+# one on lo with $1 -d.
+devices() {
+	if [ "${2:-}" = -d ]; then
+		rdma link delete "rdmatest_$1" 2>/dev/null
+		rdma link delete rdmatest_lo 2>/dev/null
+	elif ! rdma link add "rdmatest_$1" type "$1" netdev "$NETDEV"; then
+		ktap_print_msg "$1: rdma link add rdmatest_$1 failed"
+		return 1
+	fi
+}
+
+# Over siw, for a target listening on the wildcard address: a siw device
+# on lo, with what it holds from the start added to the resources checked.
+lo_device() {
+	[ "$1" = siw ] && [ "$ULP_WILDCARD" = 1 ] || return 0
+	rdma link add rdmatest_lo type siw netdev lo || return 1
+	BASE_QP_MR=$(printf '%s\n' "$BASE_QP_MR" \
+		"$(res_list rdmatest_lo qp mr)" | sed '/^$/d')
+	BASE_ALL=$(printf '%s\n' "$BASE_ALL" \
+		"$(res_list rdmatest_lo "${KINDS[@]}")" | sed '/^$/d')
+}
+
+# One transport: four results.
+run_transport() {
+	local t=$1 dev=rdmatest_$1 devs out ok qps=0 mrs
+	local marker="rdma selftest: $ULP_NAME over $t starts" why d
+
+	if declare -F ulp_can >/dev/null && ! why=$(ulp_can "$t"); then
+		ktap_print_msg "$t: skipped: $why"
+		for d in data qp-mr teardown dmesg; do
+			ktap_test_skip "$t $d"
+		done
+		return
+	fi
+	echo "$marker" >/dev/kmsg
+	ok=0
+	devices "$t" || ok=1
+	devs="$dev|rdmatest_lo"
+	BASE_QP_MR=$(res_list "$devs" qp mr)
+	BASE_ALL=$(res_list "$devs" "${KINDS[@]}")
+
+	# data
+	DATA=
+	ULP_NOTE=
+	if [ $ok = 0 ] && ! ulp_start "$t" "$dev" >"$TMP/start.log" 2>&1; then
+		ktap_print_msg "$t: $ULP_NAME setup failed: $(tail -n 5 "$TMP/start.log")"
+		ok=1
+	fi
+	if [ $ok = 0 ]; then
+		# The leak checks below must see the ULPs' QPs and MRs.
+		qps=$(res_list "$devs" qp | wc -l)
+		mrs=$(res_list "$devs" mr | wc -l)
+		ktap_print_msg "$t: connected, the device has $qps QPs, $mrs MRs"
+		[ -n "$ULP_NOTE" ] && ktap_print_msg "$t: $ULP_NOTE"
+		if out=$(run_fio 2>"$TMP/fio.err"); then
+			ktap_print_msg "$t: fio: $(fio_figures "$out")"
+		else
+			ktap_print_msg "$t: fio failed: $(tail -n 5 "$TMP/fio.err")"
+			ok=1
+		fi
+	fi
+	result "$t data" $ok
+
+	# qp-mr
+	ulp_disconnect >/dev/null 2>&1
+	ok=0
+	if [ "$qps" = 0 ]; then
+		ktap_print_msg "$t: no QP seen while connected, nothing to check"
+		ok=1
+	elif ! wait_for 20 res_within "$BASE_QP_MR" "$devs" qp mr; then
+		ktap_print_msg "$t: left after disconnect:"
+		res_beyond "$BASE_QP_MR" "$devs" qp mr | sed 's/^/# /'
+		ok=1
+	fi
+	result "$t qp-mr" $ok
+
+	# teardown
+	ulp_stop >/dev/null 2>&1
+	ok=0
+	if ! wait_for 20 res_within "$BASE_ALL" "$devs" "${KINDS[@]}"; then
+		ktap_print_msg "$t: left after teardown:"
+		res_beyond "$BASE_ALL" "$devs" "${KINDS[@]}" | sed 's/^/# /'
+		ok=1
+	fi
+	devices "$t" -d
+	result "$t teardown" $ok
+
+	# dmesg
+	ok=0
+	if log_errors "$marker" >"$TMP/dmesg"; then
+		sed 's/^/# /' "$TMP/dmesg" | head -n 20
+		ok=1
+	fi
+	result "$t dmesg" $ok
+}
+
+net_setup() {
+	ip link set lo up &&
+		ip link add "$NETDEV" type dummy && ADDED_NETDEV=1 &&
+		ip addr add "$ADDR/24" dev "$NETDEV" &&
+		ip link set "$NETDEV" up
+}
+
+cleanup() {
+	ulp_disconnect >/dev/null 2>&1
+	ulp_stop >/dev/null 2>&1
+	for t in "${TRANSPORTS[@]}"; do
+		devices "$t" -d
+	done
+	[ $ADDED_NETDEV = 1 ] && ip link delete "$NETDEV"
+	[ $MADE_NULLB = 1 ] && nullb_teardown
+	rm -rf "$TMP"
+}
+
+# Run the test over the transports given (default: siw rxe).
+rdma_main() {
+	local cmd m why
+
+	TRANSPORTS=("$@")
+	[ ${#TRANSPORTS[@]} -gt 0 ] || TRANSPORTS=(siw rxe)
+
+	ktap_print_header
+	if [ "$(id -u)" != 0 ]; then
+		ktap_skip_all "needs root"
+		exit "$KSFT_SKIP"
+	fi
+	for cmd in ip rdma fio dmesg $ULP_COMMANDS; do
+		if ! command -v "$cmd" >/dev/null; then
+			ktap_skip_all "$cmd not found"
+			exit "$KSFT_SKIP"
+		fi
+	done
+	for m in dummy siw rdma_rxe $ULP_MODULES; do
+		modprobe -q "$m" 2>/dev/null
+	done
+	if ! why=$(ulp_check); then
+		ktap_skip_all "$why"
+		exit "$KSFT_SKIP"
+	fi
+	TMP=$(mktemp -d)
+	trap cleanup EXIT
+	if [ "$ULP_NEEDS_BDEV" != 1 ]; then
+		:
+	elif [ -n "${RDMA_TEST_BDEV:-}" ]; then
+		BDEV=$RDMA_TEST_BDEV
+	else
+		nullb_setup $(($(numfmt --from=iec "$SIZE") * 2 / 1048576 + 16))
+		case $? in
+		0) BDEV=/dev/rdmatest ;;
+		2)
+			ktap_skip_all "no null_blk configfs: set RDMA_TEST_BDEV"
+			exit "$KSFT_SKIP"
+			;;
+		*) ktap_exit_fail_msg "cannot set up the null_blk device $NULLB" ;;
+		esac
+	fi
+
+	ktap_set_plan $((4 * ${#TRANSPORTS[@]}))
+	if ! net_setup; then
+		ktap_exit_fail_msg "cannot set up $NETDEV with $ADDR"
+	fi
+	for t in "${TRANSPORTS[@]}"; do
+		run_transport "$t"
+	done
+	ktap_finished
+}

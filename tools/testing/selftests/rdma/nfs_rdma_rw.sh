@@ -1,0 +1,141 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# NFS over RDMA through the RDMA R/W API, on soft RDMA devices.
+#
+# For each transport named on the command line (default: siw rxe), have
+# nfsd listen on RDMA port 20049 and export a directory of this machine,
+# mount it with the NFS client over RDMA (proto=rdma) on the same machine,
+# and check the data (see lib.sh): files written and read back at sizes
+# that go inline, through RDMA READ of the client's payload and through
+# WRITE chunks, their checksums compared with the server's copy; then fio
+# with every block checked on a file.  svcrdma moves the payload of every
+# RPC that does not fit inline with the R/W API: RDMA READ of a client's
+# NFS WRITE data, RDMA WRITE of NFS READ replies into the client's Write
+# chunks; its counters rdma_stat_read and rdma_stat_write must have grown.
+#
+# Needs root, iproute2 (ip, rdma), fio, nfsd's tools (nfs-kernel-server:
+# rpc.nfsd, rpc.mountd, exportfs), mount.nfs (nfs-common) and the options
+# in ./config.  nfsd must not be running: the test starts its own, with
+# a grace period of 10 seconds, and stops it at the end.
+
+ULP_NAME=svcrdma
+ULP_COMMANDS="rpc.nfsd rpc.mountd exportfs mount.nfs sha256sum"
+ULP_WILDCARD=1
+ULP_MODULES="nfsd rpcrdma nfs"
+# The client's messages when the server stopped answering.
+ULP_LOG_ERRORS='nfs: server [^ ]+ not responding'
+
+source "$(dirname "$(readlink -f "$0")")/lib.sh"
+
+NFS_PORT=20049
+NFSD=/proc/fs/nfsd
+STATS=/proc/sys/sunrpc/svc_rdma
+# Payload sizes that go inline (below the 4 KiB inline threshold), and
+# beyond it: pulled by the server with RDMA READ on a WRITE, pushed with
+# RDMA WRITE on a READ.  Odd sizes end in the middle of a page.
+FILE_SIZES=(200 3000 4097 65536 200003 1048576)
+EXPORT=
+MNT=
+MOUNTED_NFSD=0
+STARTED_NFSD=0
+MOUNTD_PID=
+
+ulp_check() {
+	if [ ! -d "$NFSD" ] && ! grep -qw nfsd /proc/filesystems; then
+		echo "no nfsd file system: NFSD missing"
+		return 1
+	fi
+	if [ "$(cat "$NFSD/threads" 2>/dev/null || echo 0)" != 0 ]; then
+		echo "nfsd is running: stop it first"
+		return 1
+	fi
+}
+
+stat_of() {
+	cat "$STATS/rdma_stat_$1"
+}
+
+nfs_server_start() {
+	if ! mountpoint -q "$NFSD"; then
+		mount -t nfsd none "$NFSD" || return 1
+		MOUNTED_NFSD=1
+	fi
+	EXPORT=$TMP/export
+	mkdir -p "$EXPORT" || return 1
+	rpc.mountd -N 3 || return 1
+	MOUNTD_PID=$(pidof rpc.mountd)
+	exportfs -i -o rw,no_root_squash,insecure,fsid=0,sync "*:$EXPORT" ||
+		return 1
+	rpc.nfsd -N 3 -G 10 -L 10 --rdma="$NFS_PORT" 4 || return 1
+	STARTED_NFSD=1
+	grep -q "^rdma $NFS_PORT" "$NFSD/portlist" ||
+		{ echo "nfsd does not list rdma $NFS_PORT"; return 1; }
+}
+
+ulp_start() {
+	nfs_server_start && lo_device "$1" || return 1
+	MNT=$TMP/mnt
+	mkdir -p "$MNT" &&
+		mount -t nfs \
+			-o vers=4,proto=rdma,port="$NFS_PORT" "$ADDR:/" "$MNT" ||
+		return 1
+	files_check || return 1
+	DATA=$MNT/fio.data
+}
+
+# Write each of $FILE_SIZES as one O_DIRECT write and read it back as one
+# O_DIRECT read; the client's copy and the server's must be the data.
+files_check() {
+	local size sum read0 write0 reads writes f
+
+	read0=$(stat_of read)
+	write0=$(stat_of write)
+	for size in "${FILE_SIZES[@]}"; do
+		f=file.$size
+		head -c "$size" /dev/urandom >"$TMP/$f" || return 1
+		sum=$(sha256sum <"$TMP/$f")
+		dd if="$TMP/$f" of="$MNT/$f" bs="$size" oflag=direct \
+			status=none || return 1
+		if [ "$(dd if="$MNT/$f" bs="$size" iflag=direct status=none |
+				sha256sum)" != "$sum" ]; then
+			echo "$size bytes: read back differs"
+			return 1
+		fi
+		if [ "$(sha256sum <"$EXPORT/$f")" != "$sum" ]; then
+			echo "$size bytes: the server's copy differs"
+			return 1
+		fi
+	done
+	reads=$(($(stat_of read) - read0))
+	writes=$(($(stat_of write) - write0))
+	ULP_NOTE="files of ${FILE_SIZES[*]} bytes: svcrdma RDMA READs $reads, RDMA WRITEs $writes"
+	if [ "$(stat_of read)" = "$read0" ] || [ "$(stat_of write)" = "$write0" ]; then
+		echo "svcrdma did not use both RDMA READ and RDMA WRITE"
+		return 1
+	fi
+}
+
+ulp_disconnect() {
+	[ -n "$MNT" ] && mountpoint -q "$MNT" && umount "$MNT"
+	MNT=
+}
+
+ulp_stop() {
+	if [ $STARTED_NFSD = 1 ]; then
+		rpc.nfsd 0
+		STARTED_NFSD=0
+	fi
+	[ -n "$EXPORT" ] && exportfs -u "*:$EXPORT"
+	EXPORT=
+	if [ -n "$MOUNTD_PID" ]; then
+		kill "$MOUNTD_PID"
+		MOUNTD_PID=
+	fi
+	if [ $MOUNTED_NFSD = 1 ]; then
+		umount "$NFSD"
+		MOUNTED_NFSD=0
+	fi
+}
+
+rdma_main "$@"

@@ -155,6 +155,30 @@ nullb_teardown() {
 	rmdir "$NULLB"
 }
 
+# Write each of $FILE_SIZES (bytes) as one O_DIRECT write into directory
+# $1 of the mount and read it back as one O_DIRECT read; the data read and
+# the server's copy, in directory $2, must be what was written.
+files_check() {
+	local size sum f
+
+	for size in "${FILE_SIZES[@]}"; do
+		f=file.$size
+		head -c "$size" /dev/urandom >"$TMP/$f" || return 1
+		sum=$(sha256sum <"$TMP/$f")
+		dd if="$TMP/$f" of="$1/$f" bs="$size" oflag=direct \
+			status=none || return 1
+		if [ "$(dd if="$1/$f" bs="$size" iflag=direct status=none |
+				sha256sum)" != "$sum" ]; then
+			echo "$size bytes: read back differs"
+			return 1
+		fi
+		if [ "$(sha256sum <"$2/$f")" != "$sum" ]; then
+			echo "$size bytes: the server's copy differs"
+			return 1
+		fi
+	done
+}
+
 # fio writes, then reads back and checks, two regions of $SIZE each of
 # $DATA (a block device or a file): one at random with libaio and queue
 # depth 16, one sequentially with vsync, which merges up to 8 adjacent

@@ -81,33 +81,11 @@ ulp_start() {
 		mount -t cifs "//$ADDR/$SHARE" "$MNT" \
 			-o "rdma,vers=3.1.1,username=$USER_NAME,password=$PASSWORD" ||
 		return 1
-	files_check || return 1
+	files_check "$MNT" "$EXPORT" || return 1
+	ULP_NOTE="files of ${FILE_SIZES[*]} bytes read back and on the server"
 	DATA=$MNT/fio.data
 }
 
-# Write each of $FILE_SIZES as one O_DIRECT write and read it back as one
-# O_DIRECT read; the client's copy and the server's must be the data.
-files_check() {
-	local size sum f
-
-	for size in "${FILE_SIZES[@]}"; do
-		f=file.$size
-		head -c "$size" /dev/urandom >"$TMP/$f" || return 1
-		sum=$(sha256sum <"$TMP/$f")
-		dd if="$TMP/$f" of="$MNT/$f" bs="$size" oflag=direct \
-			status=none || return 1
-		if [ "$(dd if="$MNT/$f" bs="$size" iflag=direct status=none |
-				sha256sum)" != "$sum" ]; then
-			echo "$size bytes: read back differs"
-			return 1
-		fi
-		if [ "$(sha256sum <"$EXPORT/$f")" != "$sum" ]; then
-			echo "$size bytes: the server's copy differs"
-			return 1
-		fi
-	done
-	ULP_NOTE="files of ${FILE_SIZES[*]} bytes read back and on the server"
-}
 
 ulp_disconnect() {
 	[ -n "$MNT" ] && mountpoint -q "$MNT" && umount "$MNT"

@@ -60,21 +60,6 @@ ulp_check() {
 	fi
 }
 
-# The SCSI disk of the iSER session.
-iser_disk() {
-	local h b
-
-	for h in /sys/class/scsi_host/host*; do
-		[ "$(cat "$h/proc_name" 2>/dev/null)" = iscsi_iser ] || continue
-		for b in "$h"/device/session*/target*/*/block/*; do
-			[ -b "/dev/${b##*/}" ] || continue
-			echo "/dev/${b##*/}"
-			return 0
-		done
-	done
-	return 1
-}
-
 # An iSCSI target with one LUN, open to any initiator without
 # authentication, listening on $ADDR for iSCSI and iSER.
 lio_target_start() {
@@ -100,11 +85,11 @@ ulp_start() {
 	NODE=1
 	iscsiadm -m node -T "$IQN" -p "$ADDR:$ISCSI_PORT" -I iser --login ||
 		return 1
-	if ! wait_for 20 iser_disk >/dev/null; then
+	if ! wait_for 20 scsi_disk iscsi_iser >/dev/null; then
 		echo "no SCSI disk after login"
 		return 1
 	fi
-	DATA=$(iser_disk)
+	DATA=$(scsi_disk iscsi_iser)
 }
 
 ulp_disconnect() {

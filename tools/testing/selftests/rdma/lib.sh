@@ -155,6 +155,23 @@ nullb_teardown() {
 	rmdir "$NULLB"
 }
 
+# The block device of the first SCSI disk of a host whose driver is $1
+# (an iSCSI session's disks sit one level deeper than SRP's).
+scsi_disk() {
+	local h b
+
+	for h in /sys/class/scsi_host/host*; do
+		[ "$(cat "$h/proc_name" 2>/dev/null)" = "$1" ] || continue
+		for b in "$h"/device/target*/*/block/* \
+				"$h"/device/session*/target*/*/block/*; do
+			[ -b "/dev/${b##*/}" ] || continue
+			echo "/dev/${b##*/}"
+			return 0
+		done
+	done
+	return 1
+}
+
 # Write each of $FILE_SIZES (bytes) as one O_DIRECT write into directory
 # $1 of the mount and read it back as one O_DIRECT read; the data read and
 # the server's copy, in directory $2, must be what was written.

@@ -56,23 +56,8 @@ gid_hex() {
 	tr -d : <"/sys/class/infiniband/$1/ports/1/gids/0"
 }
 
-# The SCSI disk of the ib_srp host logged in to $ADDR.
-srp_disk() {
-	local h b
-
-	for h in /sys/class/scsi_host/host*; do
-		[ "$(cat "$h/proc_name" 2>/dev/null)" = ib_srp ] || continue
-		for b in "$h"/device/target*/*/block/*; do
-			[ -b "/dev/${b##*/}" ] || continue
-			echo "/dev/${b##*/}"
-			return 0
-		done
-	done
-	return 1
-}
-
 no_srp_disk() {
-	! srp_disk >/dev/null
+	! scsi_disk ib_srp >/dev/null
 }
 
 # The target port, named after the GID of the target's RDMA port, serves
@@ -104,11 +89,11 @@ ulp_start() {
 	guid=$(sed 's/^0x//' /sys/module/ib_srpt/parameters/srpt_service_guid)
 	sh -c "echo id_ext=$guid,ioc_guid=$guid,dest=$ADDR:$SRP_PORT \
 		>/sys/class/infiniband_srp/srp-$dev-1/add_target" || return 1
-	if ! wait_for 20 srp_disk >/dev/null; then
+	if ! wait_for 20 scsi_disk ib_srp >/dev/null; then
 		echo "no SCSI disk after add_target"
 		return 1
 	fi
-	DATA=$(srp_disk)
+	DATA=$(scsi_disk ib_srp)
 }
 
 ulp_disconnect() {

@@ -222,8 +222,15 @@ def glue_makefile_composite(tree, repo, args):
     tree.write(makefile, text + "".join(missing))
 
 
+def glue_fix(tree, repo, args):
+    """A minimal fix of upstream code, as a diff of ours against the base
+    (tools/series/upstream/), applied as it stands."""
+    tree.git("apply", "--cached", os.path.join(repo, args[0]))
+
+
 GLUE = {
     "doc-index": glue_doc_index,
+    "fix": glue_fix,
     "kconfig-select": glue_kconfig_select,
     "kconfig-source": glue_kconfig_source,
     "maintainers": glue_maintainers,

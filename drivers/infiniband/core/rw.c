@@ -12,13 +12,15 @@
  *                      SGEs each;
  *   RDMA_RW_MR         per run of up to pages_per_mr pages: [LOCAL_INV],
  *                      REG_MR, then one RDMA READ/WRITE through the new MR;
+ *                      a DMA entry longer than an MR maps continues in the
+ *                      next one;
  *   RDMA_RW_SIG_MR     the same with one integrity MR, which makes the HCA
  *                      insert, check or strip T10-PI on the way.
  *
  * MRs are mandatory for RDMA READ on iWARP, whose READ sink must be a
  * remotely writable STag, and when the force_mr debug option is set.  They
  * are an optimisation for READs on devices that report max_sgl_rd, and only
- * there may an exhausted MR pool fall back to SGEs.
+ * there does a failed registration fall back to SGEs.
  */
 #include <kunit/visibility.h>
 #include <linux/moduleparam.h>
@@ -107,19 +109,23 @@ static u32 rdma_rw_max_sge(struct ib_qp *qp, enum dma_data_direction dir)
 }
 
 /*
- * The MR pool had nothing for us.  That is worth a retry (-EAGAIN) while the
- * QP has MRs out; a QP that was created without an MR pool never will.
+ * @pool ran dry when this I/O needed its @needed-th MR, and the ones it
+ * took are back.  A retry (-EAGAIN) helps once other I/Os return theirs,
+ * unless the QP owns fewer MRs than that in all (none, for a QP created
+ * without a pool): then it never will.  MRs out with other I/Os may be
+ * from the other pool, which only errs towards a retry.
  */
-static int rdma_rw_no_mr(struct ib_qp *qp, struct list_head *pool)
+static int rdma_rw_no_mr(struct ib_qp *qp, struct list_head *pool,
+			 u32 needed)
 {
 	unsigned long flags;
-	bool none;
+	size_t owned;
 
 	spin_lock_irqsave(&qp->mr_lock, flags);
-	none = list_empty(pool) && !qp->mrs_used;
+	owned = list_count_nodes(pool) + qp->mrs_used;
 	spin_unlock_irqrestore(&qp->mr_lock, flags);
 
-	return none ? -EINVAL : -EAGAIN;
+	return needed > owned ? -EINVAL : -EAGAIN;
 }
 
 static void rdma_rw_init_rdma_wr(struct ib_rdma_wr *wr, struct ib_sge *sges,
@@ -143,19 +149,25 @@ static int rdma_rw_reg_access(struct ib_qp *qp, u32 port_num)
 }
 
 /*
- * Take @mr for @reg and queue a LOCAL_INV of its current key when its last
+ * Set up the registration of @reg->mr, followed by @reg's data WR and
+ * preceded by a LOCAL_INV of the MR's current key when its last
  * registration is still valid.  Returns the number of WQEs this adds.
  */
-static int rdma_rw_take_mr(struct rdma_rw_reg_ctx *reg, struct ib_mr *mr)
+static int rdma_rw_init_reg_wrs(struct rdma_rw_reg_ctx *reg, struct ib_qp *qp,
+				u32 port_num, enum ib_wr_opcode opcode)
 {
-	reg->mr = mr;
+	struct ib_mr *mr = reg->mr;
+
+	reg->reg_wr.wr.opcode = opcode;
+	reg->reg_wr.wr.next = &reg->wr.wr;
 	reg->reg_wr.mr = mr;
+	reg->reg_wr.access = rdma_rw_reg_access(qp, port_num);
 	if (!mr->need_inval)
-		return 0;
+		return 1;
 	reg->inv_wr.opcode = IB_WR_LOCAL_INV;
 	reg->inv_wr.ex.invalidate_rkey = mr->lkey;
 	reg->inv_wr.next = &reg->reg_wr.wr;
-	return 1;
+	return 2;
 }
 
 static struct ib_send_wr *rdma_rw_reg_first_wr(struct rdma_rw_reg_ctx *reg)
@@ -164,60 +176,70 @@ static struct ib_send_wr *rdma_rw_reg_first_wr(struct rdma_rw_reg_ctx *reg)
 }
 
 /*
- * Register @nents DMA entries from @sg (the first one starting @offset bytes
- * in) with an MR from the pool and point @reg's SGE at it.  Returns the WQE
- * count; on error the MR is back in the pool.
+ * Register with an MR from the pool the pages of the @nents DMA entries at
+ * @sg, from @offset bytes into the first, or as many of them as the MR's
+ * page list holds.  ib_map_mr_sg() says how far it got: @sg, @nents and
+ * @offset move past what the MR covers, into the middle of an entry if
+ * that entry is longer than what was left of the MR, and the next MR
+ * carries on from there.  On error the MR is back in the pool.
  */
-static int rdma_rw_map_one_mr(struct ib_qp *qp, u32 port_num,
-			      struct rdma_rw_reg_ctx *reg,
-			      struct scatterlist *sg, u32 nents, u32 offset)
+static int rdma_rw_map_one_mr(struct ib_qp *qp, struct rdma_rw_reg_ctx *reg,
+			      struct scatterlist **sg, u32 *nents, u32 *offset)
 {
 	struct ib_mr *mr = ib_mr_pool_get(qp, &qp->rdma_mrs);
-	int ret;
+	u32 start = *offset;
+	int n;
 
 	if (!mr)
 		return -EAGAIN;
 
-	ret = ib_map_mr_sg(mr, sg, nents, &offset, PAGE_SIZE);
-	if (ret < 0 || (u32)ret != nents) {
+	n = ib_map_mr_sg(mr, *sg, *nents, offset, PAGE_SIZE);
+	/* Not even one page of it fitted, or a driver counted wrong. */
+	if (n < 0 || (u32)n > *nents || (!n && *offset <= start)) {
 		ib_mr_pool_put(qp, &qp->rdma_mrs, mr);
-		return ret < 0 ? ret : -EINVAL;
+		return n < 0 ? n : -EINVAL;
 	}
 
-	reg->reg_wr.wr.opcode = IB_WR_REG_MR;
-	reg->reg_wr.wr.next = &reg->wr.wr;
-	reg->reg_wr.access = rdma_rw_reg_access(qp, port_num);
+	reg->mr = mr;
 	reg->sge.addr = mr->iova;
 	reg->sge.length = mr->length;
-	return rdma_rw_take_mr(reg, mr) + 1;
+	*nents -= n;
+	while (n--)
+		*sg = sg_next(*sg);
+	return 0;
 }
 
-static int rdma_rw_build_mr_wrs(struct rdma_rw_ctx *ctx, struct ib_qp *qp,
-				u32 port_num, struct scatterlist *sg,
-				u32 sg_cnt, u32 offset, u64 remote_addr,
-				u32 rkey, enum dma_data_direction dir)
+/* Double @reg's room for registrations; the new half is zeroed. */
+static int rdma_rw_grow_regs(struct rdma_rw_reg_ctx **reg, u32 *max_ops)
 {
-	u32 pages_per_mr = rdma_rw_fr_page_list_len(qp->device, false);
-	u32 nr_ops = rdma_rw_div_up(sg_cnt, pages_per_mr);
+	struct rdma_rw_reg_ctx *bigger;
+
+	bigger = krealloc_array(*reg, *max_ops * 2, sizeof(**reg), GFP_KERNEL);
+	if (!bigger)
+		return -ENOMEM;
+	memset(bigger + *max_ops, 0, *max_ops * sizeof(*bigger));
+	*reg = bigger;
+	*max_ops *= 2;
+	return 0;
+}
+
+/*
+ * Link @nr_ops registrations into one chain of [LOCAL_INV], REG_MR and one
+ * RDMA READ/WRITE through the new MR each.  Returns the WQE count.
+ */
+static int rdma_rw_chain_mr_wrs(struct rdma_rw_ctx *ctx, struct ib_qp *qp,
+				u32 port_num, struct rdma_rw_reg_ctx *reg,
+				u32 nr_ops, u64 remote_addr, u32 rkey,
+				enum dma_data_direction dir)
+{
 	bool read_inv = dir == DMA_FROM_DEVICE &&
 			rdma_cap_read_inv(qp->device, port_num);
-	struct rdma_rw_reg_ctx *reg;
-	int count = 0, ret;
-	u32 i, j;
-
-	reg = kcalloc(nr_ops, sizeof(*reg), GFP_KERNEL);
-	if (!reg)
-		return -ENOMEM;
+	int count = 0;
+	u32 i;
 
 	for (i = 0; i < nr_ops; i++) {
-		u32 nents = min(pages_per_mr, sg_cnt);
-
-		ret = rdma_rw_map_one_mr(qp, port_num, &reg[i], sg, nents,
-					 offset);
-		if (ret < 0)
-			goto out_put_mrs;
-		count += ret + 1;
-
+		count += rdma_rw_init_reg_wrs(&reg[i], qp, port_num,
+					      IB_WR_REG_MR) + 1;
 		rdma_rw_init_rdma_wr(&reg[i].wr, &reg[i].sge, 1, remote_addr,
 				     rkey, dir);
 		/* The READ response invalidates the MR: no LOCAL_INV later. */
@@ -225,23 +247,58 @@ static int rdma_rw_build_mr_wrs(struct rdma_rw_ctx *ctx, struct ib_qp *qp,
 			reg[i].wr.wr.opcode = IB_WR_RDMA_READ_WITH_INV;
 		if (i)
 			reg[i - 1].wr.wr.next = rdma_rw_reg_first_wr(&reg[i]);
-
 		remote_addr += reg[i].sge.length;
-		sg_cnt -= nents;
-		for (j = 0; j < nents; j++)
-			sg = sg_next(sg);
-		offset = 0;
 	}
 
 	ctx->reg = reg;
 	ctx->nr_ops = nr_ops;
 	ctx->type = RDMA_RW_MR;
 	return count;
+}
+
+/*
+ * Register the @sg_cnt mapped entries at @sg with as many MRs as their
+ * pages need.  Entries of one page or less take an MR per pages_per_mr of
+ * them, which is the room allocated first; longer ones, which an IOMMU
+ * makes by merging pages, take more, and the room grows with them.  The
+ * work requests are linked once the array has stopped moving.
+ */
+static int rdma_rw_build_mr_wrs(struct rdma_rw_ctx *ctx, struct ib_qp *qp,
+				u32 port_num, struct scatterlist *sg,
+				u32 sg_cnt, u32 offset, u64 remote_addr,
+				u32 rkey, enum dma_data_direction dir)
+{
+	u32 pages_per_mr = rdma_rw_fr_page_list_len(qp->device, false);
+	u32 max_ops = rdma_rw_div_up(sg_cnt, pages_per_mr);
+	struct rdma_rw_reg_ctx *reg;
+	u32 nr_ops = 0, i;
+	int ret;
+
+	reg = kcalloc(max_ops, sizeof(*reg), GFP_KERNEL);
+	if (!reg)
+		return -ENOMEM;
+
+	while (sg_cnt) {
+		if (nr_ops == max_ops) {
+			ret = rdma_rw_grow_regs(&reg, &max_ops);
+			if (ret)
+				goto out_put_mrs;
+		}
+		ret = rdma_rw_map_one_mr(qp, &reg[nr_ops], &sg, &sg_cnt,
+					 &offset);
+		if (ret)
+			goto out_put_mrs;
+		nr_ops++;
+	}
+	return rdma_rw_chain_mr_wrs(ctx, qp, port_num, reg, nr_ops,
+				    remote_addr, rkey, dir);
 
 out_put_mrs:
-	while (i--)
+	for (i = 0; i < nr_ops; i++)
 		ib_mr_pool_put(qp, &qp->rdma_mrs, reg[i].mr);
 	kfree(reg);
+	if (ret == -EAGAIN)
+		ret = rdma_rw_no_mr(qp, &qp->rdma_mrs, nr_ops + 1);
 	return ret;
 }
 
@@ -318,11 +375,9 @@ static int rdma_rw_init_sg_wrs(struct rdma_rw_ctx *ctx, struct ib_qp *qp,
 	if (rdma_rw_io_needs_mr(qp->device, port_num, dir, nents)) {
 		ret = rdma_rw_build_mr_wrs(ctx, qp, port_num, sg, nents, offset,
 					   remote_addr, rkey, dir);
-		if (ret != -EAGAIN)
+		/* Where MRs are only what the device prefers, SGEs will do. */
+		if (ret >= 0 || rdma_rw_mr_required(qp->device, port_num, dir))
 			return ret;
-		if (rdma_rw_mr_required(qp->device, port_num, dir))
-			return rdma_rw_no_mr(qp, &qp->rdma_mrs);
-		/* The MRs were an optimisation: SGEs will do. */
 	}
 
 	if (nents == 1) {
@@ -376,11 +431,13 @@ static struct scatterlist *rdma_rw_skip_offset(struct scatterlist *sg,
  * everything with rdma_rw_ctx_destroy().
  *
  * Return: the number of send queue WQEs the transfer uses, or a negative
- * errno: -EINVAL for an empty list, a bad direction or an offset at or past
- * the end of the data; -EAGAIN when MRs are needed and all of @qp's are in
- * use (retry after one completes); -ENOMEM; or the error of the DMA mapping
- * or of the device's MR mapping.  On error nothing stays mapped or taken and
- * @ctx->nr_ops is 0, so a following rdma_rw_ctx_destroy() does nothing.
+ * errno: -EINVAL for an empty list, a bad direction, an offset at or past
+ * the end of the data, or an I/O that needs more MRs than @qp has; -EAGAIN
+ * when MRs are needed and those of @qp are in use (retry after one
+ * completes); -ENOMEM; or the error of the DMA mapping or, where MRs are
+ * required, of the device's MR mapping.  On error nothing stays mapped or
+ * taken and @ctx->nr_ops is 0, so a following rdma_rw_ctx_destroy() does
+ * nothing.
  */
 int rdma_rw_ctx_init(struct rdma_rw_ctx *ctx, struct ib_qp *qp,
 		     u32 port_num, struct scatterlist *sg, u32 sg_cnt,
@@ -504,18 +561,15 @@ out_unmap:
 	return -ENOMEM;
 }
 
+/* One SGE for each of the @nr_sge segments of @iter. */
 static int rdma_rw_init_sge_bvec(struct rdma_rw_ctx *ctx, struct ib_qp *qp,
 				 const struct bio_vec *bvecs, u32 nr_bvec,
-				 struct bvec_iter iter, u64 remote_addr,
-				 u32 rkey, enum dma_data_direction dir)
+				 struct bvec_iter iter, u32 nr_sge,
+				 u64 remote_addr, u32 rkey,
+				 enum dma_data_direction dir)
 {
 	struct ib_sge *sges;
-	u32 nr_sge;
 	int ret;
-
-	ret = rdma_rw_bvec_count(bvecs, nr_bvec, iter, false, &nr_sge);
-	if (ret)
-		return ret;
 
 	if (nr_sge == 1) {
 		ret = rdma_rw_map_bvec_sges(qp, bvecs, nr_bvec, iter,
@@ -546,8 +600,9 @@ out_free:
 }
 
 /*
- * Registration needs the pages in a scatterlist for ib_map_mr_sg(); build
- * one entry per page so that each MR takes exactly pages_per_mr of them.
+ * Registration takes a DMA-mapped scatterlist (ib_map_mr_sg()), so build
+ * one of the pages of @iter: an entry per page, whose mapping an IOMMU may
+ * merge again.  The MRs are filled by pages either way.
  */
 static int rdma_rw_init_mr_bvec(struct rdma_rw_ctx *ctx, struct ib_qp *qp,
 				u32 port_num, const struct bio_vec *bvecs,
@@ -579,8 +634,6 @@ static int rdma_rw_init_mr_bvec(struct rdma_rw_ctx *ctx, struct ib_qp *qp,
 
 	ret = rdma_rw_build_mr_wrs(ctx, qp, port_num, sgt.sgl, sgt.nents, 0,
 				   remote_addr, rkey, dir);
-	if (ret == -EAGAIN)
-		ret = rdma_rw_no_mr(qp, &qp->rdma_mrs);
 	if (ret < 0)
 		goto out_unmap;
 	ctx->sgt = sgt;
@@ -611,14 +664,15 @@ out_free:
  * Linux 6.12 has no IOVA-based DMA API (dma_iova_try_alloc() and friends)
  * that could link the segments into one contiguous device address range.
  *
- * MRs are used only where they are mandatory: RDMA READ on iWARP, and
- * force_mr.  The max_sgl_rd optimisation does not apply, as the SGE count
- * it would be judged on is known only after mapping.
+ * MRs are used where rdma_rw_ctx_init() uses them: for RDMA READ on
+ * iWARP and with force_mr, and for a READ of more segments than the
+ * device's max_sgl_rd, falling back to SGEs if that registration fails.
  *
  * Return: the number of send queue WQEs the transfer uses, or a negative
  * errno: -EINVAL when @nr_bvec or @iter is empty, when @iter reaches past
- * @nr_bvec entries or for a bad direction; -EAGAIN when all of @qp's MRs are
- * in use; -ENOMEM.  On error nothing stays mapped or taken and
+ * @nr_bvec entries, for a bad direction, or when the I/O needs more MRs than
+ * @qp has; -EAGAIN when the MRs it needs are in use; -ENOMEM; or the error
+ * of the device's MR mapping.  On error nothing stays mapped or taken and
  * @ctx->nr_ops is 0.
  */
 int rdma_rw_ctx_init_bvec(struct rdma_rw_ctx *ctx, struct ib_qp *qp,
@@ -627,18 +681,27 @@ int rdma_rw_ctx_init_bvec(struct rdma_rw_ctx *ctx, struct ib_qp *qp,
 			  u64 remote_addr, u32 rkey,
 			  enum dma_data_direction dir)
 {
+	u32 nr_sge = 0;
 	int ret;
 
 	memset(ctx, 0, sizeof(*ctx));
 	if (!nr_bvec || !iter.bi_size || !rdma_rw_valid_dir(dir))
 		return -EINVAL;
 
-	if (rdma_rw_mr_required(qp->device, port_num, dir))
+	if (!rdma_rw_mr_required(qp->device, port_num, dir)) {
+		ret = rdma_rw_bvec_count(bvecs, nr_bvec, iter, false, &nr_sge);
+		if (ret)
+			return ret;
+	}
+	if (rdma_rw_io_needs_mr(qp->device, port_num, dir, nr_sge)) {
 		ret = rdma_rw_init_mr_bvec(ctx, qp, port_num, bvecs, nr_bvec,
 					   iter, remote_addr, rkey, dir);
-	else
-		ret = rdma_rw_init_sge_bvec(ctx, qp, bvecs, nr_bvec, iter,
-					    remote_addr, rkey, dir);
+		if (ret >= 0 || rdma_rw_mr_required(qp->device, port_num, dir))
+			goto out;
+	}
+	ret = rdma_rw_init_sge_bvec(ctx, qp, bvecs, nr_bvec, iter, nr_sge,
+				    remote_addr, rkey, dir);
+out:
 	ctx->bvec = ret >= 0;
 	return ret;
 }
@@ -710,7 +773,7 @@ int rdma_rw_ctx_signature_init(struct rdma_rw_ctx *ctx,
 
 	mr = ib_mr_pool_get(qp, &qp->sig_mrs);
 	if (!mr) {
-		ret = rdma_rw_no_mr(qp, &qp->sig_mrs);
+		ret = rdma_rw_no_mr(qp, &qp->sig_mrs, 1);
 		goto out_free_reg;
 	}
 
@@ -733,16 +796,15 @@ int rdma_rw_ctx_signature_init(struct rdma_rw_ctx *ctx,
 		goto out_put_mr;
 	}
 
-	count = rdma_rw_take_mr(reg, mr);
-	reg->reg_wr.wr.opcode = IB_WR_REG_MR_INTEGRITY;
-	reg->reg_wr.wr.next = &reg->wr.wr;
-	reg->reg_wr.access = rdma_rw_reg_access(qp, port_num);
+	reg->mr = mr;
+	count = rdma_rw_init_reg_wrs(reg, qp, port_num,
+				     IB_WR_REG_MR_INTEGRITY);
 	rdma_rw_init_rdma_wr(&reg->wr, &reg->sge, 1, remote_addr, rkey, dir);
 
 	ctx->reg = reg;
 	ctx->nr_ops = 1;
 	ctx->type = RDMA_RW_SIG_MR;
-	return count + 2;
+	return count + 1;
 
 out_put_mr:
 	ib_mr_pool_put(qp, &qp->sig_mrs, mr);
@@ -789,7 +851,10 @@ static void rdma_rw_update_key(struct rdma_rw_reg_ctx *reg)
  * Gives each MR of @ctx a fresh key and links the context's work requests,
  * followed by @chain_wr.  Without @chain_wr the last one is signalled and
  * completes through @cqe; with it, signalling is up to the chain.  Call it
- * once per initialization, right before posting.
+ * right before posting: the keys change at every call, so a context whose
+ * post failed before any of its work requests reached the device may be
+ * linked and posted again (as isert does), but one that is in flight may
+ * not.
  *
  * Return: the first work request to hand to ib_post_send(): @chain_wr
  * itself, with a warning, if @ctx holds no work requests.
@@ -843,19 +908,18 @@ EXPORT_SYMBOL(rdma_rw_ctx_wrs);
  *
  * rdma_rw_ctx_wrs() followed by ib_post_send().
  *
- * Return: 0, or the error of ib_post_send(); -EINVAL if there is nothing
- * to post.
+ * Return: 0, or the error of ib_post_send(); -EINVAL, with a warning and
+ * nothing posted, if @ctx holds no work requests: @chain_wr alone would
+ * be a response without its data.
  */
 int rdma_rw_ctx_post(struct rdma_rw_ctx *ctx, struct ib_qp *qp,
 		     u32 port_num, struct ib_cqe *cqe,
 		     struct ib_send_wr *chain_wr)
 {
-	struct ib_send_wr *first = rdma_rw_ctx_wrs(ctx, qp, port_num, cqe,
-						   chain_wr);
-
-	if (!first)
+	if (WARN_ON_ONCE(!ctx->nr_ops))
 		return -EINVAL;
-	return ib_post_send(qp, first, NULL);
+	return ib_post_send(qp, rdma_rw_ctx_wrs(ctx, qp, port_num, cqe,
+						chain_wr), NULL);
 }
 EXPORT_SYMBOL(rdma_rw_ctx_post);
 
@@ -996,7 +1060,8 @@ EXPORT_SYMBOL(rdma_rw_ctx_destroy_signature);
  *
  * A ULP multiplies its number of concurrent I/Os by this to set
  * &ib_qp_cap.max_rdma_ctxs: an I/O takes one MR per pages_per_mr pages on
- * devices that use MRs, else one work request per max_sge_rd pages.
+ * devices that use MRs, however its pages are split into DMA entries,
+ * else one work request per max_sge_rd pages.
  *
  * Return: the factor, at least 1 for a non-zero @maxpages.
  */

@@ -470,13 +470,12 @@ static void rw_destroy(struct rdma_rw_ctx *ctx, struct ib_mock *mock,
 }
 
 /*
- * Whether the I/O must go through MRs: READs on iWARP, and for the
- * scatterlist API also READs the device prefers to register; bio_vec
- * READs never register for that preference (their entry count is not a
- * DMA count).
+ * Whether the I/O must go through MRs: READs on iWARP, and READs of more
+ * entries (one page or segment each) than the device's max_sgl_rd, which
+ * it prefers to register.
  */
 static bool rw_expect_mr(const struct ib_mock_profile *p, u32 nents,
-			 enum dma_data_direction dir, enum rw_api api)
+			 enum dma_data_direction dir)
 {
 	if (rw_force_mr_is_on())
 		return true;
@@ -484,7 +483,7 @@ static bool rw_expect_mr(const struct ib_mock_profile *p, u32 nents,
 		return false;
 	if (p->protocol == RDMA_CORE_CAP_PROT_IWARP)
 		return true;
-	return api == RW_SG && p->max_sgl_rd && nents > p->max_sgl_rd;
+	return p->max_sgl_rd && nents > p->max_sgl_rd;
 }
 
 /* The mock's DMA counters at some point, to compare with later. */
@@ -562,7 +561,7 @@ static void rw_expect_dma_init(struct kunit *test, struct ib_mock *mock,
 
 	if (!mock->dma_counted)
 		return;
-	if (api == RW_BVEC && !rw_expect_mr(mock->profile, nents, dir, api))
+	if (api == RW_BVEC && !rw_expect_mr(mock->profile, nents, dir))
 		maps = nents;
 	KUNIT_EXPECT_EQ(test, mock->dma_maps - mark->maps, maps);
 	KUNIT_EXPECT_EQ(test, mock->dma_live - mark->live, maps);
@@ -601,7 +600,7 @@ static void rw_do_io(struct kunit *test, struct ib_mock *mock,
 	KUNIT_EXPECT_EQ(test, done.status, IB_WC_SUCCESS);
 
 	rw_check_chain(test, mock, &ctx, nents, xfer, dir,
-		       rw_expect_mr(mock->profile, nents, dir, api));
+		       rw_expect_mr(mock->profile, nents, dir));
 	rw_destroy(&ctx, mock, buf, dir, api);
 	if (!RW_BASE)
 		KUNIT_EXPECT_EQ(test, ctx.nr_ops, 0);
@@ -656,7 +655,7 @@ static void rw_test_data(struct kunit *test)
 	 */
 	if (c->profile->max_pi_fr_pages &&
 	    c->shape->nents > c->profile->max_pi_fr_pages &&
-	    rw_expect_mr(c->profile, c->shape->nents, c->dir, c->api))
+	    rw_expect_mr(c->profile, c->shape->nents, c->dir))
 		rw_series_promise(test,
 				  "plain MRs of an integrity QP at the plain list length");
 	mock = ib_mock_create_device(test, c->profile);
@@ -1136,6 +1135,239 @@ static void rw_test_bvec_multipage(struct kunit *test)
 	}
 }
 
+/**
+ * struct rw_long - a READ whose DMA entries span several pages each, as an
+ *	IOMMU makes them by merging pages
+ * @name:	for the test description
+ * @profile:	the device
+ * @pages:	pages of each entry, back to back in one block; 0 ends them
+ * @first_off:	where the data starts in the first page
+ * @last_short:	bytes the data stops short of the end of the last page
+ */
+struct rw_long {
+	const char *name;
+	const struct ib_mock_profile *profile;
+	u32 pages[3];
+	u32 first_off;
+	u32 last_short;
+};
+
+static const struct rw_long rw_longs[] = {
+	{ "small_mr 16-page entry", &ib_mock_small_mr, { 16 } },
+	{ "small_mr 16-page entry unaligned", &ib_mock_small_mr, { 16 }, 100,
+	  50 },
+	{ "small_mr entries of 1 6 1 pages", &ib_mock_small_mr, { 1, 6, 1 } },
+	{ "small_mr entries of 3 5 7 pages", &ib_mock_small_mr, { 3, 5, 7 },
+	  8, 1 },
+	{ "iwarp 2MiB entry", &ib_mock_iwarp, { 512 } },
+};
+
+static void rw_long_desc(const struct rw_long *l, char *desc)
+{
+	strscpy(desc, l->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(rw_long, rw_longs, rw_long_desc);
+
+static void rw_free_block(void *page)
+{
+	__free_pages(page, compound_order(page));
+}
+
+/* A zeroed block of at least @nr_pages pages, freed at the test's end. */
+static struct page *rw_block_alloc(struct kunit *test, u32 nr_pages)
+{
+	struct page *block = alloc_pages(GFP_KERNEL | __GFP_COMP | __GFP_ZERO,
+					 order_base_2(nr_pages));
+
+	KUNIT_ASSERT_NOT_NULL(test, block);
+	KUNIT_ASSERT_EQ(test, 0, kunit_add_action_or_reset(test, rw_free_block,
+							   block));
+	return block;
+}
+
+/*
+ * Memory registration goes by pages, whatever the DMA entries: each MR
+ * holds no more pages than the device's page list, an entry longer than
+ * what is left of an MR carries on in the next one, and a QP whose pool
+ * was sized with rdma_rw_mr_factor() for the I/O's pages has MRs enough.
+ * Where the device's list is below rw.c's own cap on MR size, that is
+ * also the fewest MRs the pages fit in.
+ */
+static void rw_test_mr_by_pages(struct kunit *test)
+{
+	const struct rw_long *l = test->param_value;
+	const struct ib_mock_profile *p = l->profile;
+	struct ib_mock_done done = IB_MOCK_DONE_INIT;
+	u32 i, nents = 0, pages = 0, mrs = 0, bad = 0;
+	struct scatterlist sgl[ARRAY_SIZE(l->pages)];
+	size_t xfer, len;
+	struct rdma_rw_ctx ctx;
+	struct ib_mock *mock;
+	struct page *block;
+	u8 *data;
+
+	rw_series_promise(test, "MRs filled by pages");
+	while (nents < ARRAY_SIZE(l->pages) && l->pages[nents])
+		pages += l->pages[nents++];
+	block = rw_block_alloc(test, pages);
+	data = page_address(block);
+	sg_init_table(sgl, nents);
+	for (i = 0, len = 0; i < nents; i++) {
+		u32 off = i ? 0 : l->first_off;
+		u32 cut = i == nents - 1 ? l->last_short : 0;
+
+		sg_set_page(&sgl[i], nth_page(block, len / PAGE_SIZE),
+			    l->pages[i] * PAGE_SIZE - off - cut, off);
+		len += l->pages[i] * PAGE_SIZE;
+	}
+	xfer = pages * PAGE_SIZE - l->first_off - l->last_short;
+
+	mock = ib_mock_create_device(test, p);
+	mock->qp = ib_mock_create_qp(mock, rdma_rw_mr_factor(mock->dev, RW_PORT,
+							     pages), 0);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(mock->qp));
+	rw_fill_remote(mock, xfer);
+
+	KUNIT_ASSERT_GT(test, rdma_rw_ctx_init(&ctx, mock->qp, RW_PORT, sgl,
+					       nents, 0, mock->remote_addr,
+					       mock->remote_rkey,
+					       DMA_FROM_DEVICE), 0);
+	ib_mock_clear_log(mock);
+	KUNIT_ASSERT_EQ(test, 0, rdma_rw_ctx_post(&ctx, mock->qp, RW_PORT,
+						  &done.cqe, NULL));
+	KUNIT_EXPECT_EQ(test, ib_mock_poll(mock), 1);
+	KUNIT_EXPECT_EQ(test, done.status, IB_WC_SUCCESS);
+
+	for (i = 0, len = 0; i < mock->nr_log; i++) {
+		struct ib_mock_wr *wr = &mock->log[i];
+
+		if (!rw_is_data_wr(wr->opcode))
+			continue;
+		KUNIT_EXPECT_EQ(test, wr->remote_addr, mock->remote_addr + len);
+		KUNIT_EXPECT_LE(test, DIV_ROUND_UP(offset_in_page(wr->sge[0].addr) +
+						   wr->length, PAGE_SIZE),
+				p->max_fr_pages);
+		len += wr->length;
+		mrs++;
+	}
+	KUNIT_EXPECT_EQ(test, len, xfer);
+	if (p->max_fr_pages < 256)
+		KUNIT_EXPECT_EQ(test, mrs, DIV_ROUND_UP(pages, p->max_fr_pages));
+	rdma_rw_ctx_destroy(&ctx, mock->qp, RW_PORT, sgl, nents,
+			    DMA_FROM_DEVICE);
+	KUNIT_EXPECT_EQ(test, mock->qp->mrs_used, 0);
+
+	for (i = 0; i < pages * PAGE_SIZE; i++) {
+		bool in = i >= l->first_off && i - l->first_off < xfer;
+
+		bad += data[i] != (in ? rw_remote_byte(i - l->first_off) : 0);
+	}
+	KUNIT_EXPECT_EQ(test, bad, 0);
+}
+
+/*
+ * An I/O that needs more MRs than the QP has in all fails with -EINVAL:
+ * -EAGAIN would have the ULP wait for MRs that never come.  With some of
+ * them out with another I/O, -EAGAIN is right, and the I/O fits once they
+ * are back.
+ */
+static void rw_test_pool_too_small(struct kunit *test)
+{
+	static const struct rw_shape big = { "big", 9, 0, 0, 0 };
+	static const struct rw_shape one = { "one", 1, 0, 0, 0 };
+	struct ib_mock *mock = ib_mock_create(test, &ib_mock_small_mr, 2, 0);
+	struct rw_buf *buf = rw_buf_alloc(test, &big);
+	struct rw_buf *held = rw_buf_alloc(test, &one);
+	struct rdma_rw_ctx ctx, hold;
+
+	rw_series_promise(test, "-EINVAL for an I/O bigger than the pool");
+	/* 9 pages take 3 MRs of 4 pages; the pool has 2. */
+	rw_ctx_fresh(&ctx);
+	KUNIT_EXPECT_EQ(test, -EINVAL, rw_init(&ctx, mock, buf, 0,
+					       DMA_FROM_DEVICE, RW_SG));
+	KUNIT_EXPECT_EQ(test, ctx.nr_ops, 0);
+	rw_expect_pool_whole(test, mock, 2);
+
+	/* 8 pages take both MRs: while one is out, wait for it. */
+	KUNIT_ASSERT_GT(test, rw_init(&hold, mock, held, 0, DMA_FROM_DEVICE,
+				      RW_SG), 0);
+	KUNIT_EXPECT_EQ(test, -EAGAIN, rdma_rw_ctx_init(&ctx, mock->qp, RW_PORT,
+							buf->sgl, 8, 0,
+							mock->remote_addr,
+							mock->remote_rkey,
+							DMA_FROM_DEVICE));
+	rdma_rw_ctx_destroy(&hold, mock->qp, RW_PORT, held->sgl, 1,
+			    DMA_FROM_DEVICE);
+	rw_expect_pool_whole(test, mock, 2);
+	KUNIT_EXPECT_GT(test, rdma_rw_ctx_init(&ctx, mock->qp, RW_PORT,
+					       buf->sgl, 8, 0,
+					       mock->remote_addr,
+					       mock->remote_rkey,
+					       DMA_FROM_DEVICE), 0);
+	rdma_rw_ctx_destroy(&ctx, mock->qp, RW_PORT, buf->sgl, 8,
+			    DMA_FROM_DEVICE);
+	rw_expect_pool_whole(test, mock, 2);
+}
+
+/*
+ * Where MRs are only what the device prefers (a READ of more SGEs than
+ * max_sgl_rd), any failed registration falls back to SGEs, for both APIs:
+ * a map that makes no progress, an errno from the driver, no MR left.
+ */
+static void rw_test_optional_mr_fails(struct kunit *test)
+{
+	static const struct rw_shape shape = { "sgl_rd", 9, 0, 0, 0 };
+	struct ib_mock *mock = ib_mock_create(test, &ib_mock_sgl_rd, 1, 0);
+	struct rw_buf *buf = rw_buf_alloc(test, &shape);
+	enum rw_api api;
+	u32 i;
+
+	rw_series_promise(test, "SGEs after any failed optional registration");
+	for (api = RW_SG; api < RW_BUF_APIS; api++) {
+		for (i = 0; i < 2; i++) {
+			struct ib_mock_done done = IB_MOCK_DONE_INIT;
+			struct rdma_rw_ctx ctx;
+
+			mock->map_short = i ? 0 : shape.nents;
+			mock->map_error = i ? -EIO : 0;
+			rw_fill_remote(mock, rw_xfer_len(buf, 0));
+			KUNIT_ASSERT_GT(test, rw_init(&ctx, mock, buf, 0,
+						      DMA_FROM_DEVICE, api), 0);
+			rw_expect_pool_whole(test, mock, 1);
+			ib_mock_clear_log(mock);
+			KUNIT_ASSERT_EQ(test, 0,
+					rdma_rw_ctx_post(&ctx, mock->qp,
+							 RW_PORT, &done.cqe,
+							 NULL));
+			KUNIT_EXPECT_EQ(test, ib_mock_poll(mock), 1);
+			KUNIT_EXPECT_EQ(test, done.status, IB_WC_SUCCESS);
+			KUNIT_EXPECT_EQ(test, mock->log[0].opcode,
+					IB_WR_RDMA_READ);
+			rw_destroy(&ctx, mock, buf, DMA_FROM_DEVICE, api);
+			rw_check_data(test, mock, buf, 0, DMA_FROM_DEVICE);
+			rw_buf_refill(buf);
+		}
+	}
+}
+
+/*
+ * Posting a context that holds no work requests (never set up, failed or
+ * destroyed) posts nothing, not even the chained response, and says so.
+ */
+static void rw_test_post_empty(struct kunit *test)
+{
+	struct ib_mock *mock = ib_mock_create(test, &ib_mock_ib, 1, 0);
+	struct ib_send_wr rsp = { .opcode = IB_WR_SEND };
+	struct rdma_rw_ctx ctx = { .nr_ops = 0 };
+	unsigned int posted = mock->nr_posted;
+
+	rw_series_promise(test, "-EINVAL for posting an empty context");
+	KUNIT_EXPECT_EQ(test, -EINVAL, rdma_rw_ctx_post(&ctx, mock->qp, RW_PORT,
+							NULL, &rsp));
+	KUNIT_EXPECT_EQ(test, mock->nr_posted, posted);
+}
+
 /*
  * A signature I/O over the first entries of a struct rw_buf, with its PI
  * in a page of its own: PI in memory, none on the wire, nothing checked,
@@ -1581,7 +1813,7 @@ static void rw_bvec_dma_io(struct kunit *test, struct ib_mock *mock,
 			   const struct rw_piece *pieces,
 			   enum dma_data_direction dir)
 {
-	bool mr = rw_expect_mr(mock->profile, RW_PIECES, dir, RW_BVEC);
+	bool mr = rw_expect_mr(mock->profile, 3, dir);
 	struct rw_dma_mark mark = rw_dma_mark(mock);
 	struct ib_mock_done done = IB_MOCK_DONE_INIT;
 	size_t pos = RW_REMOTE_OFF, bad = 0;
@@ -1692,16 +1924,15 @@ static void rw_free_order3(void *page)
  * another.  The unmap must still name the list and the count passed to
  * map, also when the offset skips the merged entry.
  */
-static void rw_test_dma_merged(struct kunit *test)
+static void rw_dma_merged(struct kunit *test,
+			  const struct ib_mock_profile *const *profiles,
+			  u32 nr_profiles)
 {
 	static const u32 pages[] = { 0, 1, 2, 3, 5 };
-	const struct ib_mock_profile *const profiles[] = {
-		&ib_mock_ib, &ib_mock_iwarp,
-	};
 	const u32 offsets[] = { 0, 100, 4 * PAGE_SIZE, 4 * PAGE_SIZE + 10 };
 	u32 p, i;
 
-	for (p = 0; p < ARRAY_SIZE(profiles); p++) {
+	for (p = 0; p < nr_profiles; p++) {
 		struct ib_mock *mock = ib_mock_create(test, profiles[p],
 						      RW_CTXS, 0);
 		struct rw_buf *buf = rw_buf_new(test, ARRAY_SIZE(pages));
@@ -1728,6 +1959,24 @@ static void rw_test_dma_merged(struct kunit *test)
 
 		rw_io_every_way(test, mock, buf, offsets, ARRAY_SIZE(offsets));
 	}
+}
+
+static void rw_test_dma_merged(struct kunit *test)
+{
+	const struct ib_mock_profile *const profiles[] = {
+		&ib_mock_ib, &ib_mock_iwarp,
+	};
+
+	rw_dma_merged(test, profiles, ARRAY_SIZE(profiles));
+}
+
+/* With MRs of 4 pages, the merged entry and the page after take two. */
+static void rw_test_dma_merged_mr_pages(struct kunit *test)
+{
+	const struct ib_mock_profile *const profiles[] = { &ib_mock_small_mr };
+
+	rw_series_promise(test, "MRs filled by pages");
+	rw_dma_merged(test, profiles, ARRAY_SIZE(profiles));
 }
 
 /*
@@ -1994,11 +2243,16 @@ static struct kunit_case rw_test_cases[] = {
 	KUNIT_CASE(rw_test_sizing_zero_limits),
 	KUNIT_CASE(rw_test_bvec_bad_input),
 	KUNIT_CASE(rw_test_bvec_multipage),
+	KUNIT_CASE_PARAM(rw_test_mr_by_pages, rw_long_gen_params),
+	KUNIT_CASE(rw_test_pool_too_small),
+	KUNIT_CASE(rw_test_optional_mr_fails),
+	KUNIT_CASE(rw_test_post_empty),
 	KUNIT_CASE_PARAM(rw_test_init_fault, rw_fault_gen),
 	KUNIT_CASE(rw_test_offset_skip),
 	KUNIT_CASE(rw_test_bvec_dma),
 #if IB_MOCK_DMA_COUNTED
 	KUNIT_CASE(rw_test_dma_merged),
+	KUNIT_CASE(rw_test_dma_merged_mr_pages),
 	KUNIT_CASE(rw_test_dma_checker),
 	KUNIT_CASE(rw_test_dma_access),
 #endif

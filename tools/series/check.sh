@@ -67,8 +67,8 @@ check_bisect_kunit() {
 }
 
 # A patch that adds a UML suite (a *_kunit.c under core/tests/).
-adds_suite() {
-	git -C "$LINUX" diff --name-only --diff-filter=A "$1~1" "$1" |
+touches_suite() {
+	git -C "$LINUX" diff --name-only --diff-filter=AM "$1~1" "$1" |
 		grep -q '^drivers/infiniband/core/tests/.*_kunit\.c$'
 }
 
@@ -282,7 +282,7 @@ for msg in $(patch_msgs); do
 	n=$((n + 1))
 	rev=series~$(($(patch_msgs | wc -l) - n))
 	check "bisect: patch $n ($msg) builds" check_bisect "$rev" || continue
-	if adds_suite "$rev"; then
+	if touches_suite "$rev"; then
 		check "bisect: patch $n ($msg) passes its UML suites" \
 			check_bisect_kunit
 	fi

@@ -9,7 +9,9 @@
  * -> valid -> invalid -> valid ..., and whatever an HCA would refuse (a
  * stale key, a range outside the MR or the remote buffer, a missing access
  * right, registering a valid MR, more SGEs than the device takes) is
- * refused here too: at post time for malformed requests, as an error
+ * refused here too: at post time for malformed requests and for more work
+ * requests than the send queue holds (a slot is free again once a
+ * completion at or after its work request is polled), as an error
  * completion otherwise, after which the QP flushes everything behind it.
  *
  * A profile with integrity support adds integrity MRs: REG_MR_INTEGRITY
@@ -173,17 +175,31 @@ struct mock_pd {
 	struct ib_pd ibpd;
 };
 
+/*
+ * @retire[i] is how many send queue slots the completion in @ring[i] frees
+ * when it is polled: its own work request's and those of the unsignalled
+ * ones before it, as an HCA frees them.
+ */
 struct mock_cq {
 	struct ib_cq ibcq;
 	spinlock_t lock;	/* protects the ring */
 	struct ib_wc *ring;
+	u32 *retire;
 	unsigned int head;
 	unsigned int count;
 };
 
+/*
+ * @sq_used slots of the @max_send_wr of the send queue hold work requests
+ * whose completion was not polled yet, @sq_unsignalled of them posted
+ * since the last completion.
+ */
 struct mock_qp {
 	struct ib_qp ibqp;
 	u32 max_send_sge;
+	u32 max_send_wr;
+	u32 sq_used;
+	u32 sq_unsignalled;
 	bool error;
 };
 
@@ -690,8 +706,12 @@ static int mock_create_cq(struct ib_cq *ibcq, const struct ib_cq_init_attr *attr
 	if (attr->cqe > MOCK_CQ_DEPTH)
 		return -EINVAL;
 	cq->ring = kcalloc(attr->cqe, sizeof(*cq->ring), GFP_KERNEL);
-	if (!cq->ring)
+	cq->retire = kcalloc(attr->cqe, sizeof(*cq->retire), GFP_KERNEL);
+	if (!cq->ring || !cq->retire) {
+		kfree(cq->ring);
+		kfree(cq->retire);
 		return -ENOMEM;
+	}
 	spin_lock_init(&cq->lock);
 	ibcq->cqe = attr->cqe;
 	return 0;
@@ -700,6 +720,7 @@ static int mock_create_cq(struct ib_cq *ibcq, const struct ib_cq_init_attr *attr
 static int mock_destroy_cq(struct ib_cq *ibcq, struct ib_udata *udata)
 {
 	kfree(to_mcq(ibcq)->ring);
+	kfree(to_mcq(ibcq)->retire);
 	return 0;
 }
 
@@ -712,6 +733,7 @@ static int mock_poll_cq(struct ib_cq *ibcq, int num_entries, struct ib_wc *wc)
 	spin_lock_irqsave(&cq->lock, flags);
 	for (; n < num_entries && cq->count; n++, cq->count--) {
 		wc[n] = cq->ring[cq->head];
+		to_mqp(wc[n].qp)->sq_used -= cq->retire[cq->head];
 		cq->head = (cq->head + 1) % ibcq->cqe;
 	}
 	spin_unlock_irqrestore(&cq->lock, flags);
@@ -737,6 +759,7 @@ static int mock_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *attr,
 	     !p->max_pi_fr_pages))
 		return -EOPNOTSUPP;
 	to_mqp(ibqp)->max_send_sge = attr->cap.max_send_sge;
+	to_mqp(ibqp)->max_send_wr = attr->cap.max_send_wr;
 	qp_mock(ibqp)->max_send_wr = attr->cap.max_send_wr;
 	return 0;
 }
@@ -1304,19 +1327,23 @@ static void mock_complete(struct ib_qp *ibqp, const struct ib_send_wr *wr,
 			  enum ib_wc_status status)
 {
 	struct mock_cq *cq = to_mcq(ibqp->send_cq);
+	unsigned int tail;
 	unsigned long flags;
 	bool full;
 
 	spin_lock_irqsave(&cq->lock, flags);
 	full = cq->count == cq->ibcq.cqe;
-	if (!full)
-		cq->ring[(cq->head + cq->count++) % cq->ibcq.cqe] =
-			(struct ib_wc) {
-				.wr_cqe = wr->wr_cqe,
-				.status = status,
-				.opcode = mock_wc_opcode(wr->opcode),
-				.qp = ibqp,
-			};
+	if (!full) {
+		tail = (cq->head + cq->count++) % cq->ibcq.cqe;
+		cq->ring[tail] = (struct ib_wc) {
+			.wr_cqe = wr->wr_cqe,
+			.status = status,
+			.opcode = mock_wc_opcode(wr->opcode),
+			.qp = ibqp,
+		};
+		cq->retire[tail] = to_mqp(ibqp)->sq_unsignalled;
+		to_mqp(ibqp)->sq_unsignalled = 0;
+	}
 	spin_unlock_irqrestore(&cq->lock, flags);
 	if (full)
 		KUNIT_FAIL(qp_mock(ibqp)->test, "mock CQ overflow");
@@ -1336,6 +1363,13 @@ static int mock_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,
 			*bad_wr = wr;
 			return -EINVAL;
 		}
+		/* A full send queue takes nothing more, as on hardware. */
+		if (to_mqp(ibqp)->sq_used == to_mqp(ibqp)->max_send_wr) {
+			*bad_wr = wr;
+			return -ENOMEM;
+		}
+		to_mqp(ibqp)->sq_used++;
+		to_mqp(ibqp)->sq_unsignalled++;
 
 		mock->nr_posted++;
 		if (mock->nr_log < mock->log_cap)
@@ -1605,9 +1639,10 @@ struct ib_qp *ib_mock_create_qp(struct ib_mock *mock, u32 max_rdma_ctxs,
 		.send_cq = mock->cq,
 		.recv_cq = mock->cq,
 		.cap = {
-			.max_send_wr = 16,
+			.max_send_wr = mock->qp_max_send_wr ?: 16,
 			.max_recv_wr = 1,
-			.max_send_sge = mock->profile->max_send_sge,
+			.max_send_sge = mock->qp_max_send_sge ?:
+					mock->profile->max_send_sge,
 			.max_recv_sge = 1,
 			.max_rdma_ctxs = max_rdma_ctxs,
 		},

@@ -110,6 +110,11 @@ struct ib_mock_wr {
  * @fail_post_at: refuse the Nth work request posted from now, or 0
  * @mrs:	MRs allocated and not yet freed
  * @max_send_wr: send queue depth of the last QP created, as the driver saw it
+ * @qp_max_send_wr: &ib_qp_cap.max_send_wr the QPs ib_mock_create_qp()
+ *		creates from now on ask for, before rw.c adds its contexts'
+ *		share; 0, the default, for 16
+ * @qp_max_send_sge: &ib_qp_cap.max_send_sge of those QPs; 0, the
+ *		default, for the device's maximum
  * @dma_counted: the device maps through the mock's counting DMA ops (see
  *		ib_mock.c); false with virtual DMA, where the fields below
  *		stay 0
@@ -148,6 +153,8 @@ struct ib_mock {
 	unsigned int fail_post_at;
 	int mrs;
 	u32 max_send_wr;
+	u32 qp_max_send_wr;
+	u32 qp_max_send_sge;
 
 	bool dma_counted;
 	bool dma_merge;

@@ -388,8 +388,8 @@ static void rw_check_chain(struct kunit *test, struct ib_mock *mock,
 	bool iwarp = p->protocol == RDMA_CORE_CAP_PROT_IWARP;
 	bool read = dir == DMA_FROM_DEVICE;
 	u32 per_op = mr ? min(p->max_fr_pages, 256U) :
-			  read ? min(p->max_send_sge, p->max_sge_rd) :
-				 p->max_send_sge;
+			  read ? mock->qp->max_read_sge :
+				 mock->qp->max_write_sge;
 	enum ib_wr_opcode data_op = !read ? IB_WR_RDMA_WRITE :
 				    mr && iwarp ? IB_WR_RDMA_READ_WITH_INV :
 						  IB_WR_RDMA_READ;
@@ -664,7 +664,13 @@ static void rw_test_data(struct kunit *test)
 	/*
 	 * Sized the way ULPs do it, for one I/O of this many pages; with
 	 * integrity enabled where the device has it, as nvmet-rdma does.
+	 * rw.c adds send queue slots per context for a registration's
+	 * three work requests, but where only READs register (iWARP,
+	 * max_sgl_rd) a WRITE's SGE list takes more: ULPs count the work
+	 * requests init returns against their own share of the queue
+	 * (nvmet-rdma's sq_wr_avail), which here holds one per page.
 	 */
+	mock->qp_max_send_wr = c->shape->nents;
 	mock->qp = ib_mock_create_qp(mock, rdma_rw_mr_factor(mock->dev, RW_PORT,
 							     c->shape->nents),
 				     c->profile->max_pi_fr_pages ?
@@ -1366,6 +1372,80 @@ static void rw_test_post_empty(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, -EINVAL, rdma_rw_ctx_post(&ctx, mock->qp, RW_PORT,
 							NULL, &rsp));
 	KUNIT_EXPECT_EQ(test, mock->nr_posted, posted);
+}
+
+/*
+ * A QP created with fewer SGEs than the device takes: its own limit
+ * governs every work request (the mock refuses more at post time), for
+ * WRITE and READ, through both APIs.
+ */
+static void rw_test_qp_sge_limit(struct kunit *test)
+{
+	static const struct rw_shape shape = { "9pages", 9, 0, 0, 0 };
+	struct ib_mock *mock = ib_mock_create_device(test, &ib_mock_ib);
+	struct rw_buf *buf = rw_buf_alloc(test, &shape);
+	enum rw_api api;
+	int d;
+
+	mock->qp_max_send_sge = 3;
+	mock->qp = ib_mock_create_qp(mock, RW_CTXS, 0);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(mock->qp));
+	KUNIT_ASSERT_EQ(test, mock->qp->max_write_sge, 3);
+	KUNIT_ASSERT_EQ(test, mock->qp->max_read_sge, 3);
+	for (api = RW_SG; api < RW_BUF_APIS; api++) {
+		for (d = 0; d < 2; d++) {
+			rw_do_io(test, mock, buf, 0,
+				 d ? DMA_FROM_DEVICE : DMA_TO_DEVICE, api);
+			KUNIT_EXPECT_EQ(test, mock->nr_log, 3);
+			rw_buf_refill(buf);
+		}
+	}
+}
+
+/*
+ * ib_create_qp() grows the send queue for max_rdma_ctxs contexts
+ * (rdma_rw_init_qp()): as many contexts in flight at once as the QP was
+ * sized for, each with its LOCAL_INV, REG_MR and READ, fit in what the QP
+ * gets beyond the ULP's own work requests (one here).  The mock's send
+ * queue refuses what does not fit, as hardware does.
+ */
+static void rw_test_send_queue_depth(struct kunit *test)
+{
+	static const struct rw_shape shape = { "9pages", 9, 0, 0, 0 };
+	struct ib_mock *mock = ib_mock_create_device(test, &ib_mock_sgl_rd);
+	struct ib_mock_done done[2] = { IB_MOCK_DONE_INIT, IB_MOCK_DONE_INIT };
+	struct rw_buf *bufs[ARRAY_SIZE(done)];
+	struct rdma_rw_ctx ctx[ARRAY_SIZE(done)];
+	int round, i, wqes;
+
+	/* One MR each: 9 SGEs are more than max_sgl_rd, 9 pages fit. */
+	mock->qp_max_send_wr = 1;
+	mock->qp = ib_mock_create_qp(mock, ARRAY_SIZE(ctx), 0);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(mock->qp));
+	for (i = 0; i < ARRAY_SIZE(bufs); i++)
+		bufs[i] = rw_buf_alloc(test, &shape);
+
+	/* The second round invalidates what the first registered. */
+	for (round = 0; round < 2; round++) {
+		for (i = 0, wqes = 0; i < ARRAY_SIZE(ctx); i++) {
+			int n = rw_init(&ctx[i], mock, bufs[i], 0,
+					DMA_FROM_DEVICE, RW_SG);
+
+			KUNIT_ASSERT_GT(test, n, 0);
+			wqes += n;
+			KUNIT_EXPECT_EQ(test, 0,
+					rdma_rw_ctx_post(&ctx[i], mock->qp,
+							 RW_PORT,
+							 &done[i].cqe, NULL));
+		}
+		KUNIT_EXPECT_EQ(test, wqes, (round ? 3 : 2) * ARRAY_SIZE(ctx));
+		KUNIT_EXPECT_EQ(test, ib_mock_poll(mock), ARRAY_SIZE(ctx));
+		for (i = 0; i < ARRAY_SIZE(ctx); i++) {
+			KUNIT_EXPECT_EQ(test, done[i].status, IB_WC_SUCCESS);
+			rw_destroy(&ctx[i], mock, bufs[i], DMA_FROM_DEVICE,
+				   RW_SG);
+		}
+	}
 }
 
 /*
@@ -2247,6 +2327,8 @@ static struct kunit_case rw_test_cases[] = {
 	KUNIT_CASE(rw_test_pool_too_small),
 	KUNIT_CASE(rw_test_optional_mr_fails),
 	KUNIT_CASE(rw_test_post_empty),
+	KUNIT_CASE(rw_test_qp_sge_limit),
+	KUNIT_CASE(rw_test_send_queue_depth),
 	KUNIT_CASE_PARAM(rw_test_init_fault, rw_fault_gen),
 	KUNIT_CASE(rw_test_offset_skip),
 	KUNIT_CASE(rw_test_bvec_dma),

@@ -140,12 +140,21 @@ static void rdma_rw_init_rdma_wr(struct ib_rdma_wr *wr, struct ib_sge *sges,
 	wr->rkey = rkey;
 }
 
-static int rdma_rw_reg_access(struct ib_qp *qp, u32 port_num)
+/*
+ * The rights an MR of this transfer needs, and no more: a READ's sink is
+ * written locally, and on iWARP by the peer's READ response, which lands
+ * straight in the MR; a WRITE's source is only read, which every MR
+ * allows.  An MR with rights to spare would let a peer that guesses its
+ * key write where it should only be read from.
+ */
+static int rdma_rw_reg_access(struct ib_qp *qp, u32 port_num,
+			      enum dma_data_direction dir)
 {
-	/* An iWARP peer writes READ responses straight into the MR. */
-	bool iwarp = rdma_protocol_iwarp(qp->device, port_num);
-
-	return IB_ACCESS_LOCAL_WRITE | (iwarp ? IB_ACCESS_REMOTE_WRITE : 0);
+	if (dir == DMA_TO_DEVICE)
+		return 0;
+	if (rdma_protocol_iwarp(qp->device, port_num))
+		return IB_ACCESS_LOCAL_WRITE | IB_ACCESS_REMOTE_WRITE;
+	return IB_ACCESS_LOCAL_WRITE;
 }
 
 /*
@@ -154,14 +163,15 @@ static int rdma_rw_reg_access(struct ib_qp *qp, u32 port_num)
  * registration is still valid.  Returns the number of WQEs this adds.
  */
 static int rdma_rw_init_reg_wrs(struct rdma_rw_reg_ctx *reg, struct ib_qp *qp,
-				u32 port_num, enum ib_wr_opcode opcode)
+				u32 port_num, enum ib_wr_opcode opcode,
+				enum dma_data_direction dir)
 {
 	struct ib_mr *mr = reg->mr;
 
 	reg->reg_wr.wr.opcode = opcode;
 	reg->reg_wr.wr.next = &reg->wr.wr;
 	reg->reg_wr.mr = mr;
-	reg->reg_wr.access = rdma_rw_reg_access(qp, port_num);
+	reg->reg_wr.access = rdma_rw_reg_access(qp, port_num, dir);
 	if (!mr->need_inval)
 		return 1;
 	reg->inv_wr.opcode = IB_WR_LOCAL_INV;
@@ -239,7 +249,7 @@ static int rdma_rw_chain_mr_wrs(struct rdma_rw_ctx *ctx, struct ib_qp *qp,
 
 	for (i = 0; i < nr_ops; i++) {
 		count += rdma_rw_init_reg_wrs(&reg[i], qp, port_num,
-					      IB_WR_REG_MR) + 1;
+					      IB_WR_REG_MR, dir) + 1;
 		rdma_rw_init_rdma_wr(&reg[i].wr, &reg[i].sge, 1, remote_addr,
 				     rkey, dir);
 		/* The READ response invalidates the MR: no LOCAL_INV later. */
@@ -798,7 +808,7 @@ int rdma_rw_ctx_signature_init(struct rdma_rw_ctx *ctx,
 
 	reg->mr = mr;
 	count = rdma_rw_init_reg_wrs(reg, qp, port_num,
-				     IB_WR_REG_MR_INTEGRITY);
+				     IB_WR_REG_MR_INTEGRITY, dir);
 	rdma_rw_init_rdma_wr(&reg->wr, &reg->sge, 1, remote_addr, rkey, dir);
 
 	ctx->reg = reg;

@@ -999,6 +999,32 @@ static struct mock_mr *mock_find_mr(struct ib_qp *ibqp, u32 key)
 }
 
 /*
+ * ib_mock_lax_access: accept MRs registered with more rights than the I/O
+ * that uses them needs.  Off by default: an RDMA READ or WRITE through an MR whose access flags
+ * are not exactly what it uses (LOCAL_WRITE for a READ's sink, with
+ * REMOTE_WRITE on iWARP; none for a WRITE's source) fails the test.  A
+ * suite that judges code known to register with rights to spare (the base
+ * tree's rw.c) turns it on.
+ */
+bool ib_mock_lax_access;
+EXPORT_SYMBOL_GPL(ib_mock_lax_access);
+
+/* @mr grants @access, and no more unless ib_mock_lax_access says so. */
+static bool mock_mr_grants(struct ib_mock *mock, const struct mock_mr *mr,
+			   int access)
+{
+	if ((mr->access & access) != access)
+		return false;
+	if (mr->access == access || ib_mock_lax_access)
+		return true;
+	KUNIT_FAIL(mock->test,
+		   "MR %#x was registered with access %#x, its %s needs %#x",
+		   mr->key, mr->access,
+		   access & IB_ACCESS_LOCAL_WRITE ? "READ" : "WRITE", access);
+	return false;
+}
+
+/*
  * Kernel address of the local bytes at @addr through @lkey, with *@len cut
  * at the end of the MR page that holds them, or NULL when @lkey does not
  * grant @access to all of them or they are not DMA-mapped for it.
@@ -1016,8 +1042,8 @@ static u8 *mock_local(struct ib_qp *ibqp, u32 lkey, u64 addr, u32 *len,
 
 	mr = mock_find_mr(ibqp, lkey);
 	if (!mr || mr->integrity || mr->state != MOCK_MR_VALID ||
-	    mr->key != lkey ||
-	    (mr->access & access) != access || addr < mr->iova ||
+	    mr->key != lkey || !mock_mr_grants(mdev->mock, mr, access) ||
+	    addr < mr->iova ||
 	    addr + *len > mr->iova + mr->length)
 		return NULL;
 
@@ -1107,7 +1133,7 @@ static enum ib_wc_status mock_rdma_pi(struct ib_qp *ibqp,
 	u8 *peer;
 
 	if (wr->wr.num_sge != 1 || mr->state != MOCK_MR_VALID ||
-	    mr->key != sge->lkey || (mr->access & access) != access)
+	    mr->key != sge->lkey || !mock_mr_grants(mdev->mock, mr, access))
 		return IB_WC_LOC_PROT_ERR;
 	if (sge->addr || sge->length != wire_len)
 		return IB_WC_LOC_LEN_ERR;

@@ -184,6 +184,8 @@ void ib_mock_cqe_done(struct ib_cq *cq, struct ib_wc *wc);
 
 #define IB_MOCK_DONE_INIT	{ .cqe.done = ib_mock_cqe_done }
 
+extern bool ib_mock_lax_access;
+
 struct ib_mock *ib_mock_create(struct kunit *test,
 			       const struct ib_mock_profile *profile,
 			       u32 max_rdma_ctxs, u32 create_flags);

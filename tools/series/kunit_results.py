@@ -3,10 +3,16 @@
 """Summarize a kunit.py --json result for check.sh.
 
 Usage: kunit_results.py <json> [<arch>].  Prints one line per suite,
-"PASS kunit [<arch>] <suite>: <n> cases" or "FAIL ...",
-then a FAIL line for each case that did not pass (a skipped case counts
-as failed: a skip must not hide one), and last "<passed> <failed>": the
-number of cases, parameterized ones counted one by one.
+"PASS kunit [<arch>] <suite>: <n> cases, <s> skipped, <f> failed" or
+"FAIL ...", then a FAIL line for each case that failed and a SKIP line
+for each case that skipped, and last "<passed> <failed>": the number of
+test cases, parameterized ones counted one by one.  A skipped case is
+neither: its SKIP line, and the reason in the kernel log, say why it
+could not run here.
+
+A benchmark suite (named *_bench) is reported apart, "PASS bench ...",
+and counts as one check, passed if every one of its cases passed: its
+cases measure, they are not tests of their own.
 """
 import json
 import sys
@@ -20,21 +26,36 @@ def cases(group, prefix=""):
         yield from cases(sub, prefix + sub["name"] + ".")
 
 
+def report(kind, label, suite):
+    """Print a suite's lines; return its (passed, failed) cases."""
+    results = list(cases(suite))
+    failed = [n for n, s in results if s not in ("PASS", "SKIP")]
+    skipped = [n for n, s in results if s == "SKIP"]
+    verdict = "FAIL" if failed or not results else "PASS"
+    print(f"{verdict} {kind} {label}{suite['name']}: {len(results)} cases, "
+          f"{len(skipped)} skipped, {len(failed)} failed")
+    for name in failed:
+        print(f"FAIL {kind} {label}{suite['name']}.{name}")
+    for name in skipped:
+        print(f"SKIP {kind} {label}{suite['name']}.{name}")
+    passed = len(results) - len(failed) - len(skipped)
+    return passed, len(failed) + (not results)
+
+
 def main():
     with open(sys.argv[1]) as f:
         root = json.load(f)
-    label = "kunit " + "".join(a + " " for a in sys.argv[2:3])
+    label = "".join(a + " " for a in sys.argv[2:3])
     passed = failed = 0
     for suite in root["sub_groups"]:
-        results = list(cases(suite))
-        bad = [(n, s) for n, s in results if s != "PASS"]
-        verdict = "FAIL" if bad or not results else "PASS"
-        print(f"{verdict} {label}{suite['name']}: {len(results)} cases, "
-              f"{len(bad)} not passed")
-        for name, status in bad:
-            print(f"FAIL {label}{suite['name']}.{name}: {status}")
-        passed += len(results) - len(bad)
-        failed += len(bad) + (not results)
+        if suite["name"].endswith("_bench"):
+            p, f = report("bench", label, suite)
+            passed += not f
+            failed += bool(f)
+        else:
+            p, f = report("kunit", label, suite)
+            passed += p
+            failed += f
     print(passed, failed)
 
 

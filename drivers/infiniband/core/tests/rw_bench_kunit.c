@@ -523,9 +523,11 @@ static void rwb_run(struct kunit *test, const struct rwb_case *c)
 		ret = rwb_init(&ctx, mock, c, &io);
 		if (ret) {
 			/*
-			 * A refusal is a figure too: the table shows it.
-			 * Whether it is right is for ib_core_rw to say.
+			 * Every I/O of the matrix is one the API must carry:
+			 * a refusal fails the case, and is printed for the
+			 * table, which compares it with the base's.
 			 */
+			KUNIT_FAIL(test, "init returned %d", ret);
 			kunit_info(test,
 				   "rw_bench: api=%s profile=%s dir=%s pages=%u buf=%s error=%d\n",
 				   c->api == RWB_SG ? "sg" : "bvec",

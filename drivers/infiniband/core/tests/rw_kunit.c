@@ -1680,19 +1680,21 @@ static const struct rw_fault rw_faults[] = {
 	  .quirk = RW_Q_SHORT_PI, .err = -EINVAL },
 };
 
-/* DMA mapping failures can be injected only where the mock counts. */
-static const void *rw_fault_gen(const void *prev, char *desc)
+static void rw_fault_desc(const struct rw_fault *f, char *desc)
 {
-	const struct rw_fault *f = prev ? (const struct rw_fault *)prev + 1 :
-					  rw_faults;
+	strscpy(desc, f->name, KUNIT_PARAM_DESC_SIZE);
+}
 
-	for (; f < rw_faults + ARRAY_SIZE(rw_faults); f++) {
-		if (f->fail_dma_map && !IB_MOCK_DMA_COUNTED)
-			continue;
-		strscpy(desc, f->name, KUNIT_PARAM_DESC_SIZE);
-		return f;
-	}
-	return NULL;
+KUNIT_ARRAY_PARAM(rw_fault, rw_faults, rw_fault_desc);
+
+/*
+ * The mock counts DMA mappings, and can fail them, only where devices
+ * can have DMA ops of their own: not on UML.
+ */
+static void rw_need_dma_counted(struct kunit *test)
+{
+	if (!IB_MOCK_DMA_COUNTED)
+		kunit_skip(test, "no DMA ops on this architecture, so the mock cannot count or fail mappings");
 }
 
 static int rw_fault_init(struct rdma_rw_ctx *ctx, struct ib_mock *mock,
@@ -1758,6 +1760,8 @@ static void rw_test_init_fault(struct kunit *test)
 
 	if (f->api == RW_BVEC)
 		rw_need_bvec(test);
+	if (f->fail_dma_map)
+		rw_need_dma_counted(test);
 	if (f->dir == RW_BIDI)
 		rw_series_promise(test, "refusing a direction");
 	if (f->quirk == RW_Q_NO_ATTRS)
@@ -1990,11 +1994,9 @@ static void rw_test_bvec_dma(struct kunit *test)
 	}
 }
 
-#if IB_MOCK_DMA_COUNTED
 /*
  * Cases about DMA mappings as such, which the mock counts only where
- * devices can have DMA ops of their own; elsewhere there is nothing for
- * them to check, and they are left out.
+ * devices can have DMA ops of their own; elsewhere they skip.
  */
 
 static void rw_free_order3(void *page)
@@ -2016,6 +2018,7 @@ static void rw_dma_merged(struct kunit *test,
 	const u32 offsets[] = { 0, 100, 4 * PAGE_SIZE, 4 * PAGE_SIZE + 10 };
 	u32 p, i;
 
+	rw_need_dma_counted(test);
 	for (p = 0; p < nr_profiles; p++) {
 		struct ib_mock *mock = ib_mock_create(test, profiles[p],
 						      RW_CTXS, 0);
@@ -2078,6 +2081,7 @@ static void rw_test_dma_checker(struct kunit *test)
 	u64 addr, phys;
 	u32 i;
 
+	rw_need_dma_counted(test);
 	KUNIT_ASSERT_TRUE(test, mock->dma_counted);
 	buf = rw_buf_alloc(test, &shape);
 
@@ -2227,6 +2231,7 @@ static void rw_test_dma_access(struct kunit *test)
 	struct rdma_rw_ctx ctx;
 	struct rw_buf *buf;
 
+	rw_need_dma_counted(test);
 	KUNIT_ASSERT_TRUE(test, mock->dma_counted);
 	KUNIT_EXPECT_EQ(test, ok, rw_post_sge(test, IB_WR_RDMA_WRITE,
 					      DMA_TO_DEVICE, RW_SGE_BUS));
@@ -2267,7 +2272,6 @@ static void rw_test_dma_access(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, mock->dma_live, 0);
 	KUNIT_EXPECT_EQ(test, mock->qp->mrs_used, 0);
 }
-#endif /* IB_MOCK_DMA_COUNTED */
 
 /*
  * Every profile, API, direction and shape, or with force_mr the shapes
@@ -2335,15 +2339,13 @@ static struct kunit_case rw_test_cases[] = {
 	KUNIT_CASE(rw_test_post_empty),
 	KUNIT_CASE(rw_test_qp_sge_limit),
 	KUNIT_CASE(rw_test_send_queue_depth),
-	KUNIT_CASE_PARAM(rw_test_init_fault, rw_fault_gen),
+	KUNIT_CASE_PARAM(rw_test_init_fault, rw_fault_gen_params),
 	KUNIT_CASE(rw_test_offset_skip),
 	KUNIT_CASE(rw_test_bvec_dma),
-#if IB_MOCK_DMA_COUNTED
 	KUNIT_CASE(rw_test_dma_merged),
 	KUNIT_CASE(rw_test_dma_merged_mr_pages),
 	KUNIT_CASE(rw_test_dma_checker),
 	KUNIT_CASE(rw_test_dma_access),
-#endif
 	{}
 };
 

@@ -65,7 +65,7 @@ bench: setup
 	@tools/series/bench.sh e2e
 
 mutate: setup
-	@tools/series/mutate.sh
+	@tools/series/mutate.sh $(MUTATE)
 
 series: apply
 	@tools/series/format.sh $(SERIES)

@@ -4,29 +4,72 @@
 # Mutation testing: apply each deliberate bug of mutants/<file>.list to
 # that file of the series in the patched tree, run the KUnit suites, and
 # report whether a test caught it.  Ends with "N passed, N failed", where a
-# mutant that survives (all tests pass) or does not apply counts as failed.
+# mutant that survives (all tests pass), does not apply, or leaves a kernel
+# that does not build or reports no results counts as failed.
 #
 #   mutate.sh [<list>...]   the given lists, or every mutants/*.list
+#   mutate.sh --random N [--seed S] [--file F] [<list>...]
+#                           also (or, without lists, only) N random
+#                           mutants of F (default drivers/infiniband/core/
+#                           rw.c) that mutgen.py draws with seed S (default
+#                           a new one, printed), written to
+#                           $BUILD/mutants-random.list; ends with
+#                           "mutate: random: caught X of Y (Z%)" before the
+#                           tally
+#   mutate.sh --dry-run ... only apply each mutant and undo it: no kernel
+#                           is built, "PASS" means that the mutant applies
 #
-# The suites of hardware drivers run in the x86_64 kernel (build.sh
-# x86-kunit), the others in the UML one; a mutant of a file under
-# drivers/infiniband/hw/ is judged by the x86_64 kernel's suites.
+# A mutant of a file under drivers/infiniband/hw/ is judged by the x86_64
+# kernel's suites (build.sh x86-kunit).  Any other (rw.c, the mock's) by
+# both kernels' suites, UML's first (build.sh kunit), then x86_64's, whose
+# mock counts DMA mappings: a DMA direction or unmap mutant only fails
+# there.  A mutant is caught when a kernel has failing cases; the x86_64
+# run is skipped once UML caught it.
 #
 # Needs LINUX, OBJ_UM and OBJ_X86 in the environment, as the Makefile
-# exports them.
+# exports them (--dry-run only LINUX); BUILD defaults to build/ of this
+# tree.
 set -uo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
+build=${BUILD:-$(cd "$here/../.." && pwd)/build}
 caught=0
 missed=0
-lists=("$@")
-[ ${#lists[@]} = 0 ] && lists=("$here"/mutants/*.list)
+dry=
+random=
+seed=
+random_file=drivers/infiniband/core/rw.c
+random_list=
+lists=()
+# The file a mutant is applied to, put back on exit.
+current=
 
-# kernel_of <file>: the kernel whose suites test it, um or x86.
-kernel_of() {
+usage() {
+	echo "usage: $0 [--dry-run] [--random N [--seed S] [--file F]] [<list>...]" >&2
+	exit 2
+}
+
+while [ $# -gt 0 ]; do
+	case $1 in
+	--dry-run) dry=1 ;;
+	--random) [ $# -ge 2 ] || usage; random=$2; shift ;;
+	--seed) [ $# -ge 2 ] || usage; seed=$2; shift ;;
+	--file) [ $# -ge 2 ] || usage; random_file=$2; shift ;;
+	-*) usage ;;
+	*) lists+=("$1") ;;
+	esac
+	shift
+done
+[[ -z $random || $random =~ ^[1-9][0-9]*$ ]] || usage
+[[ -z $seed || $seed =~ ^[0-9]+$ ]] || usage
+[ -z "$random" ] && [ ${#lists[@]} = 0 ] && lists=("$here"/mutants/*.list)
+
+# kernels_of <file>: the kernels whose suites test it, um and/or x86, the
+# one to run first first.
+kernels_of() {
 	case $1 in
 	drivers/infiniband/hw/*) echo x86 ;;
-	*) echo um ;;
+	*) echo um x86 ;;
 	esac
 }
 
@@ -35,17 +78,28 @@ obj_of() {
 	if [ "$1" = x86 ]; then echo "$OBJ_X86"; else echo "$OBJ_UM"; fi
 }
 
-# run_kunit <kernel>: "<passed> <failed>" of a KUnit run of that kernel,
-# or nothing if none ran.
+# run_kunit <kernel>: "<passed> <failed>" of a KUnit run of that kernel;
+# "build" if it did not build (kunit.py never started it), "none" if it
+# ran and reported no cases.  Only the last line of kunit_results.py is
+# read: the lines above it are for check.sh.
 run_kunit() {
-	local obj action=kunit
+	local obj action=kunit result
 
 	obj=$(obj_of "$1")
 	[ "$1" = x86 ] && action=x86-kunit
 	rm -f "$obj/kunit.json"
 	"$here/build.sh" "$action" >"$obj/mutant.log" 2>&1
-	python3 "$here/kunit_results.py" "$obj/kunit.json" 2>/dev/null |
-		tail -n 1
+	if ! grep -q 'Starting KUnit Kernel' "$obj/mutant.log"; then
+		echo build
+		return
+	fi
+	result=$(python3 "$here/kunit_results.py" "$obj/kunit.json" \
+		2>/dev/null | tail -n 1)
+	if [[ $result =~ ^[0-9]+\ [0-9]+$ ]] && [ "$result" != "0 0" ]; then
+		echo "$result"
+	else
+		echo none
+	fi
 }
 
 # source_of <list>: the series file a mutants list is for.
@@ -54,46 +108,159 @@ source_of() {
 		grep "/$(basename "$1" .list)\$"
 }
 
-# Mutants are only judged against a tree whose tests all pass.
-for kernel in $(for list in "${lists[@]}"; do
-		kernel_of "$(source_of "$list")"; done | sort -u); do
-	result=$(run_kunit "$kernel")
-	if [ -z "$result" ] || [ "${result#* }" != 0 ]; then
-		echo "mutate: the unmutated tree does not pass its $kernel tests ($result)" >&2
-		exit 1
+# restore: put the mutated file back, also when interrupted, so that the
+# tree is never left with a bug in it.
+restore() {
+	if [ -n "$current" ]; then
+		git -C "$LINUX" checkout -q -- "$current"
 	fi
-done
+}
+trap restore EXIT
+trap 'exit 130' INT TERM
 
+# verdict PASS|FAIL <file> <name> <why...>: print a mutant's line and
+# count it.
+verdict() {
+	local v=$1 file=$2 name=$3
+
+	shift 3
+	echo "$v $file $name: $*"
+	if [ "$v" = PASS ]; then
+		caught=$((caught + 1))
+	else
+		missed=$((missed + 1))
+	fi
+}
+
+# judge <file> <name>: the suites of each kernel that tests <file>, on the
+# tree with the mutant in; the first kernel to fail cases catches it, and
+# the next ones need not run.
+judge() {
+	local file=$1 name=$2 kernels i obj result passed=""
+
+	read -ra kernels <<<"$(kernels_of "$file")"
+	for i in "${!kernels[@]}"; do
+		result=$(run_kunit "${kernels[i]}")
+		obj=$(obj_of "${kernels[i]}")
+		cp "$obj/mutant.log" "$obj/mutant-$name.log"
+		case $result in
+		build)
+			verdict FAIL "$file" "$name" \
+				"broken list entry (does not build)"
+			return ;;
+		none)
+			verdict FAIL "$file" "$name" "no results: the" \
+				"${kernels[i]} kernel built but reported no cases," \
+				"see $obj/mutant-$name.log"
+			return ;;
+		esac
+		if [ "${result#* }" != 0 ]; then
+			verdict PASS "$file" "$name" "caught by ${result#* }" \
+				"failing ${kernels[i]} cases${passed:+ (all$passed cases passed)}$(
+				[ $((i + 1)) = ${#kernels[@]} ] ||
+					echo " (${kernels[*]:i+1} not run)")"
+			return
+		fi
+		passed+="${passed:+ and} ${result% *} ${kernels[i]}"
+	done
+	verdict FAIL "$file" "$name" "survived, all$passed cases passed"
+}
+
+# try <file> <name>: --dry-run's verdict, whether the mutant applies.
+try() {
+	local hunks
+
+	hunks=$(git -C "$LINUX" diff -U0 -- "$1" | grep -c '^@@')
+	verdict PASS "$1" "$2" "applies, $hunks changed region(s) (dry run)"
+}
+
+# The lists and the series file each is for.
+jobs_list=()
+jobs_file=()
 for list in "${lists[@]}"; do
 	file=$(source_of "$list")
+	if [ -z "$file" ]; then
+		echo "mutate: $list: no file of that name in the series" >&2
+		exit 1
+	fi
+	jobs_list+=("$list")
+	jobs_file+=("$file")
+done
+
+# The random list, drawn from the file as the tree has it.
+if [ -n "$random" ]; then
+	[ -n "$seed" ] || seed=$((RANDOM * 32768 + RANDOM))
+	random_list=$build/mutants-random.list
+	mkdir -p "$build"
+	git -C "$LINUX" checkout -q -- "$random_file" || exit 1
+	echo "mutate: random: $random mutants of $random_file, seed $seed," \
+		"in $random_list"
+	if ! python3 "$here/mutgen.py" --file "$LINUX/$random_file" \
+			--seed "$seed" --count "$random" --apply-check \
+			>"$random_list"; then
+		echo "mutate: mutgen.py failed" >&2
+		exit 1
+	fi
+	jobs_list+=("$random_list")
+	jobs_file+=("$random_file")
+fi
+
+# Mutants are only judged against a tree whose tests all pass, in every
+# kernel that judges them.
+if [ -n "$dry" ]; then
+	echo "mutate: dry run: each mutant is applied and undone, nothing is built"
+else
+	for kernel in $(for file in "${jobs_file[@]}"; do
+			kernels_of "$file" | tr ' ' '\n'; done | sort -u); do
+		result=$(run_kunit "$kernel")
+		case $result in
+		build | none)
+			echo "mutate: the unmutated tree's $kernel kernel" \
+				"$([ "$result" = build ] && echo "does not build" ||
+				echo "reports no cases"), see" \
+				"$(obj_of "$kernel")/mutant.log" >&2
+			exit 1 ;;
+		esac
+		if [ "${result#* }" != 0 ]; then
+			echo "mutate: the unmutated tree does not pass its $kernel tests ($result)" >&2
+			exit 1
+		fi
+	done
+fi
+
+for j in "${!jobs_list[@]}"; do
+	list=${jobs_list[$j]}
+	file=${jobs_file[$j]}
 	src=$LINUX/$file
-	kernel=$(kernel_of "$file")
-	obj=$(obj_of "$kernel")
+	before=$caught
+	total=0
+	current=$file
 	while IFS= read -r line; do
 		[[ -z $line || $line == \#* ]] && continue
 		name=${line%%: *}
 		expr=${line#*: }
+		total=$((total + 1))
 		git -C "$LINUX" checkout -q -- "$file"
 		perl -0pi -e "$expr" "$src"
 		if git -C "$LINUX" diff --quiet -- "$file"; then
-			echo "FAIL $file $name: does not apply"
-			missed=$((missed + 1))
-			continue
-		fi
-		result=$(run_kunit "$kernel")
-		cp "$obj/mutant.log" "$obj/mutant-$name.log"
-		if [ -z "$result" ]; then
-			echo "PASS $file $name: caught (no test results: build or boot failed)"
-			caught=$((caught + 1))
-		elif [ "${result#* }" != 0 ]; then
-			echo "PASS $file $name: caught by ${result#* } failing cases"
-			caught=$((caught + 1))
+			verdict FAIL "$file" "$name" "does not apply"
+		elif [ -n "$dry" ]; then
+			try "$file" "$name"
 		else
-			echo "FAIL $file $name: survived, all ${result% *} cases passed"
-			missed=$((missed + 1))
+			judge "$file" "$name"
 		fi
 	done <"$list"
 	git -C "$LINUX" checkout -q -- "$file"
+	current=
+	if [ "$list" = "$random_list" ]; then
+		n=$((caught - before))
+		if [ -n "$dry" ]; then
+			echo "mutate: random: dry run, $n of $total apply"
+		else
+			echo "mutate: random: caught $n of $total" \
+				"($(( total ? (200 * n + total) / (2 * total) : 0 ))%)"
+		fi
+	fi
 done
 
 echo "$caught passed, $missed failed"

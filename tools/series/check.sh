@@ -96,6 +96,18 @@ run_kunit() {
 	failed=$((failed + f))
 }
 
+# The x86_64 KUnit kernel ran with lockdep (configs/x86-debug.config),
+# and it had nothing to report: no lock order or state it could not prove,
+# no sleep where that is not allowed, and it was still on at the end.
+lockdep_clean() {
+	local log=$OBJ_X86/test.log
+
+	grep -q 'Lock dependency validator' "$log" ||
+		{ echo "no lockdep banner in $log"; return 1; }
+	! grep -nE 'possible (circular|recursive) locking|inconsistent lock state|suspicious RCU usage|BUG: (sleeping function called|scheduling while atomic|MAX_LOCK)|turning off the locking correctness validator|bad unlock balance|lock held when returning|DEBUG_LOCKS_WARN_ON' \
+		"$log"
+}
+
 # The suites against the base tree's rw.c, side $1 "base" or "fixed"
 # (base-rw.sh): one line, then one for each case that differs from the
 # list of upstream bugs (base-failures), counted in the tally.  Returns
@@ -259,6 +271,8 @@ echo "check: Linux $(make -s -C "$LINUX" kernelversion) + $(patch_msgs | wc -l) 
 
 run_kunit "$OBJ_UM" kunit
 run_kunit "$OBJ_X86" x86-kunit x86_64
+check "lockdep: x86_64 KUnit kernel, PROVE_LOCKING and DEBUG_ATOMIC_SLEEP, no report" \
+	lockdep_clean
 run_base base
 check_fixes
 check "bench: ib_core_rw_bench printed figures for every case" \

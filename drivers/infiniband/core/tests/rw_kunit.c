@@ -7,8 +7,10 @@
  */
 #include <kunit/test.h>
 #include <kunit/test-bug.h>
+#include <linux/debugfs.h>
 #include <linux/mm.h>
 #include <linux/scatterlist.h>
+#include <linux/sched.h>
 #include <linux/t10-pi.h>
 #include <rdma/rw.h>
 
@@ -1827,6 +1829,206 @@ static void rw_test_init_fault(struct kunit *test)
 	}
 }
 
+#if IS_ENABLED(CONFIG_FAILSLAB) && IS_ENABLED(CONFIG_FAULT_INJECTION_DEBUG_FS)
+/*
+ * Allocation failures come from the kernel's own fault injection: failslab
+ * fails the Nth slab allocation of a task whose fail_nth is N (what
+ * /proc/<pid>/fail-nth sets).  By default it leaves alone allocations that
+ * may sleep, which is every one rw.c makes, and dumps a stack for each
+ * failure.  Both are debugfs knobs, whose files keep the variable they
+ * show in i_private, as debugfs documents.
+ */
+struct rw_failslab {
+	bool *ignore_gfp_wait;
+	unsigned long *verbose;
+	bool was_ignoring;
+	unsigned long was_verbose;
+};
+
+static void *rw_failslab_knob(const char *name)
+{
+	struct dentry *dir = debugfs_lookup("failslab", NULL);
+	struct dentry *knob;
+	void *data = NULL;
+
+	if (!dir)
+		return NULL;
+	knob = debugfs_lookup(name, dir);
+	if (knob) {
+		data = d_inode(knob)->i_private;
+		dput(knob);
+	}
+	dput(dir);
+	return data;
+}
+
+static void rw_failslab_restore(void *data)
+{
+	struct rw_failslab *fs = data;
+
+	WRITE_ONCE(*fs->ignore_gfp_wait, fs->was_ignoring);
+	WRITE_ONCE(*fs->verbose, fs->was_verbose);
+}
+
+/* Let fail_nth fail any slab allocation, quietly, until the case ends. */
+static void rw_failslab_arm(struct kunit *test)
+{
+	struct rw_failslab *fs = kunit_kzalloc(test, sizeof(*fs), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, fs);
+	fs->ignore_gfp_wait = rw_failslab_knob("ignore-gfp-wait");
+	fs->verbose = rw_failslab_knob("verbose");
+	KUNIT_ASSERT_NOT_NULL(test, fs->ignore_gfp_wait);
+	KUNIT_ASSERT_NOT_NULL(test, fs->verbose);
+	fs->was_ignoring = *fs->ignore_gfp_wait;
+	fs->was_verbose = *fs->verbose;
+	KUNIT_ASSERT_EQ(test, 0, kunit_add_action_or_reset(test,
+							   rw_failslab_restore,
+							   fs));
+	WRITE_ONCE(*fs->ignore_gfp_wait, false);
+	WRITE_ONCE(*fs->verbose, 0);
+}
+
+/*
+ * Run @init's fault case with the @nth slab allocation of this task
+ * failing.  Return: whether the count got that far, and the init's result
+ * in @ret.
+ */
+static bool rw_fail_nth(unsigned int nth, int *ret, struct rdma_rw_ctx *ctx,
+			struct ib_mock *mock, struct rw_buf *buf,
+			struct rw_sig *sig, const struct rw_fault *f)
+{
+	bool reached;
+
+	current->fail_nth = nth;
+	*ret = rw_fault_init(ctx, mock, buf, sig, f);
+	reached = !current->fail_nth;
+	current->fail_nth = 0;
+	return reached;
+}
+#else
+static void rw_failslab_arm(struct kunit *test)
+{
+	kunit_skip(test, "needs CONFIG_FAILSLAB and CONFIG_FAULT_INJECTION_DEBUG_FS");
+}
+
+static bool rw_fail_nth(unsigned int nth, int *ret, struct rdma_rw_ctx *ctx,
+			struct ib_mock *mock, struct rw_buf *buf,
+			struct rw_sig *sig, const struct rw_fault *f)
+{
+	return false;
+}
+#endif
+
+/*
+ * I/Os that need memory beyond struct rdma_rw_ctx: more SGEs, work
+ * requests or MRs than it holds, a scatterlist built for bio_vecs, a
+ * signature context.
+ */
+static const struct rw_fault rw_alloc_ios[] = {
+	{ "sg: SGE list", RW_SG, &ib_mock_ib, RW_WR, 40, 0, 1 },
+	{ "sg: SGE lists after an offset", RW_SG, &ib_mock_sge2, RW_RD, 20,
+	  PAGE_SIZE + 5, 1 },
+	{ "sg: one MR", RW_SG, &ib_mock_iwarp, RW_RD, 40, 0, 1 },
+	{ "sg: three MRs", RW_SG, &ib_mock_small_mr, RW_RD, 9, 0, 3 },
+	{ "bvec: SGE list", RW_BVEC, &ib_mock_ib, RW_WR, 40, 0, 1 },
+	{ "bvec: one MR", RW_BVEC, &ib_mock_iwarp, RW_RD, 40, 0, 1 },
+	{ "bvec: three MRs", RW_BVEC, &ib_mock_small_mr, RW_RD, 9, 0, 3 },
+	{ "sig: WRITE", RW_SIG, &ib_mock_pi, RW_WR, 2, 0, 1 },
+	{ "sig: READ", RW_SIG, &ib_mock_pi, RW_RD, 2, 0, 1 },
+};
+
+KUNIT_ARRAY_PARAM(rw_alloc, rw_alloc_ios, rw_fault_desc);
+
+/*
+ * A context that init built although an allocation failed: it must work,
+ * and a signature one must pass its check, which a ULP makes before the
+ * MR can be registered again.
+ */
+static void rw_alloc_survived(struct kunit *test, struct ib_mock *mock,
+			      struct rdma_rw_ctx *ctx, bool pi)
+{
+	struct ib_mock_done done = IB_MOCK_DONE_INIT;
+	struct ib_mr_status status;
+
+	KUNIT_EXPECT_EQ(test, 0, rdma_rw_ctx_post(ctx, mock->qp, RW_PORT,
+						  &done.cqe, NULL));
+	KUNIT_EXPECT_EQ(test, ib_mock_poll(mock), 1);
+	KUNIT_EXPECT_EQ(test, done.status, IB_WC_SUCCESS);
+	if (!pi)
+		return;
+	KUNIT_EXPECT_EQ(test, 0, ib_check_mr_status(ctx->reg->mr,
+						    IB_MR_CHECK_SIG_STATUS,
+						    &status));
+	KUNIT_EXPECT_EQ(test, status.fail_status, 0);
+}
+
+/*
+ * Each allocation an init makes fails in turn, the first, then the
+ * second, and so on until an init makes fewer than that.  An init whose
+ * allocation failed returns -ENOMEM with nothing mapped, posted or taken
+ * from the pool, or survives the failure with a context that works; the
+ * I/O after it works either way.
+ */
+static void rw_test_alloc_fails(struct kunit *test)
+{
+	const struct rw_fault *f = test->param_value;
+	bool pi = f->api == RW_SIG;
+	struct rw_shape shape = { "alloc", f->nents + pi };
+	unsigned int n, refused = 0, free;
+	struct ib_mock *mock;
+	struct list_head *pool;
+	struct rw_buf *buf;
+	struct rw_sig sig;
+
+	if (f->api == RW_BVEC)
+		rw_need_bvec(test);
+	rw_failslab_arm(test);
+	mock = ib_mock_create(test, f->profile, f->ctxs,
+			      pi ? IB_QP_CREATE_INTEGRITY_EN : 0);
+	pool = pi ? &mock->qp->sig_mrs : &mock->qp->rdma_mrs;
+	free = ib_mock_pool_free(mock, pool);
+	buf = rw_buf_alloc(test, &shape);
+	if (pi)
+		rw_sig_prepare(&sig, buf->pages[f->nents], f->nents, false);
+
+	for (n = 1; n < 100; n++) {
+		struct rw_dma_mark mark = rw_dma_mark(mock);
+		unsigned int posted = mock->nr_posted;
+		struct rdma_rw_ctx ctx;
+		bool reached;
+		int ret;
+
+		rw_ctx_fresh(&ctx);
+		reached = rw_fail_nth(n, &ret, &ctx, mock, buf, &sig, f);
+		if (ret > 0) {
+			rw_alloc_survived(test, mock, &ctx, pi);
+			rw_fault_destroy(&ctx, mock, buf, &sig, f);
+		} else {
+			KUNIT_EXPECT_EQ_MSG(test, ret, -ENOMEM,
+					    "allocation %u failed", n);
+			KUNIT_EXPECT_TRUE(test, reached);
+			KUNIT_EXPECT_EQ(test, ctx.nr_ops, 0);
+			KUNIT_EXPECT_EQ(test, mock->nr_posted, posted);
+			refused++;
+		}
+		KUNIT_EXPECT_EQ(test, mock->qp->mrs_used, 0);
+		KUNIT_EXPECT_EQ(test, ib_mock_pool_free(mock, pool), free);
+		rw_expect_dma_undone(test, mock, &mark);
+		if (!reached)
+			break;
+
+		if (pi)
+			rw_sig_do_io(test, mock, buf, &sig, f->dir);
+		else
+			rw_do_io(test, mock, buf, f->offset, f->dir, f->api);
+	}
+	KUNIT_EXPECT_LT_MSG(test, n, 100, "init never got through");
+	KUNIT_EXPECT_GT_MSG(test, refused, 0, "no allocation failed");
+	kunit_info(test, "%u slab allocations, %u of them refused the I/O\n",
+		   n - 1, refused);
+}
+
 /* @buf through each API there is, in both directions, at each of @offsets */
 static void rw_io_every_way(struct kunit *test, struct ib_mock *mock,
 			    struct rw_buf *buf, const u32 *offsets, u32 n)
@@ -2340,6 +2542,7 @@ static struct kunit_case rw_test_cases[] = {
 	KUNIT_CASE(rw_test_qp_sge_limit),
 	KUNIT_CASE(rw_test_send_queue_depth),
 	KUNIT_CASE_PARAM(rw_test_init_fault, rw_fault_gen_params),
+	KUNIT_CASE_PARAM(rw_test_alloc_fails, rw_alloc_gen_params),
 	KUNIT_CASE(rw_test_offset_skip),
 	KUNIT_CASE(rw_test_bvec_dma),
 	KUNIT_CASE(rw_test_dma_merged),

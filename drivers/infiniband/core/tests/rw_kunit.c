@@ -2029,6 +2029,96 @@ static void rw_test_alloc_fails(struct kunit *test)
 		   n - 1, refused);
 }
 
+/* An I/O of each kind whose context holds MRs or SGE lists to release. */
+static const struct rw_fault rw_release_ios[] = {
+	{ "sg: MR", RW_SG, &ib_mock_iwarp, RW_RD, 5, 0, 1 },
+	{ "sg: SGE list", RW_SG, &ib_mock_sge2, RW_WR, 5, 0, 1 },
+	{ "bvec: MR", RW_BVEC, &ib_mock_iwarp, RW_RD, 5, 0, 1 },
+	{ "bvec: SGE list", RW_BVEC, &ib_mock_sge2, RW_WR, 5, 0, 1 },
+	{ "sig", RW_SIG, &ib_mock_pi, RW_WR, 2, 0, 1 },
+};
+
+KUNIT_ARRAY_PARAM(rw_release, rw_release_ios, rw_fault_desc);
+
+/*
+ * Destroy empties the context, so destroying it again releases nothing:
+ * no unmap (the mock fails an unmap of nothing live), no MR back in the
+ * pool twice; and the pool still serves an I/O.
+ */
+static void rw_test_destroy_twice(struct kunit *test)
+{
+	const struct rw_fault *f = test->param_value;
+	bool pi = f->api == RW_SIG;
+	struct rw_shape shape = { "twice", f->nents + pi };
+	struct ib_mock *mock = ib_mock_create(test, f->profile, f->ctxs,
+					      pi ? IB_QP_CREATE_INTEGRITY_EN :
+						   0);
+	struct list_head *pool = pi ? &mock->qp->sig_mrs : &mock->qp->rdma_mrs;
+	unsigned int free = ib_mock_pool_free(mock, pool);
+	struct rw_buf *buf = rw_buf_alloc(test, &shape);
+	struct rw_dma_mark mark;
+	struct rdma_rw_ctx ctx;
+	struct rw_sig sig;
+
+	rw_series_promise(test, "destroying a context twice");
+	if (pi)
+		rw_sig_prepare(&sig, buf->pages[f->nents], f->nents, false);
+	mark = rw_dma_mark(mock);
+	KUNIT_ASSERT_GT(test, rw_fault_init(&ctx, mock, buf, &sig, f), 0);
+	rw_fault_destroy(&ctx, mock, buf, &sig, f);
+	rw_fault_destroy(&ctx, mock, buf, &sig, f);
+	rw_expect_dma_undone(test, mock, &mark);
+	KUNIT_EXPECT_EQ(test, mock->qp->mrs_used, 0);
+	KUNIT_EXPECT_EQ(test, ib_mock_pool_free(mock, pool), free);
+
+	if (pi)
+		rw_sig_do_io(test, mock, buf, &sig, f->dir);
+	else
+		rw_do_io(test, mock, buf, 0, f->dir, f->api);
+}
+
+/*
+ * The destroy of another API (a bio_vec or signature context passed to
+ * rdma_rw_ctx_destroy(), a scatterlist one to rdma_rw_ctx_destroy_bvec())
+ * warns and leaves the context alone: nothing unmapped, no MR put back;
+ * the right destroy then releases all of it.
+ */
+static void rw_test_wrong_destroy(struct kunit *test)
+{
+	const struct rw_fault *f = test->param_value;
+	bool pi = f->api == RW_SIG;
+	struct rw_shape shape = { "wrong", f->nents + pi };
+	struct ib_mock *mock = ib_mock_create(test, f->profile, f->ctxs,
+					      pi ? IB_QP_CREATE_INTEGRITY_EN :
+						   0);
+	struct list_head *pool = pi ? &mock->qp->sig_mrs : &mock->qp->rdma_mrs;
+	unsigned int free = ib_mock_pool_free(mock, pool), used, unmaps;
+	struct rw_buf *buf = rw_buf_alloc(test, &shape);
+	struct rw_dma_mark mark;
+	struct rdma_rw_ctx ctx;
+	struct rw_sig sig;
+
+	rw_series_promise(test, "refusing the destroy of another API");
+	if (pi)
+		rw_sig_prepare(&sig, buf->pages[f->nents], f->nents, false);
+	mark = rw_dma_mark(mock);
+	KUNIT_ASSERT_GT(test, rw_fault_init(&ctx, mock, buf, &sig, f), 0);
+	used = mock->qp->mrs_used;
+	unmaps = mock->dma_unmaps;
+
+	if (f->api == RW_SG)
+		rw_destroy(&ctx, mock, buf, f->dir, RW_BVEC);
+	else
+		rw_destroy(&ctx, mock, buf, f->dir, RW_SG);
+	KUNIT_EXPECT_EQ(test, mock->qp->mrs_used, used);
+	KUNIT_EXPECT_EQ(test, mock->dma_unmaps, unmaps);
+
+	rw_fault_destroy(&ctx, mock, buf, &sig, f);
+	rw_expect_dma_undone(test, mock, &mark);
+	KUNIT_EXPECT_EQ(test, mock->qp->mrs_used, 0);
+	KUNIT_EXPECT_EQ(test, ib_mock_pool_free(mock, pool), free);
+}
+
 /* @buf through each API there is, in both directions, at each of @offsets */
 static void rw_io_every_way(struct kunit *test, struct ib_mock *mock,
 			    struct rw_buf *buf, const u32 *offsets, u32 n)
@@ -2543,6 +2633,8 @@ static struct kunit_case rw_test_cases[] = {
 	KUNIT_CASE(rw_test_send_queue_depth),
 	KUNIT_CASE_PARAM(rw_test_init_fault, rw_fault_gen_params),
 	KUNIT_CASE_PARAM(rw_test_alloc_fails, rw_alloc_gen_params),
+	KUNIT_CASE_PARAM(rw_test_destroy_twice, rw_release_gen_params),
+	KUNIT_CASE_PARAM(rw_test_wrong_destroy, rw_release_gen_params),
 	KUNIT_CASE(rw_test_offset_skip),
 	KUNIT_CASE(rw_test_bvec_dma),
 	KUNIT_CASE(rw_test_dma_merged),

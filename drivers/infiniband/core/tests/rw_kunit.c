@@ -1696,7 +1696,8 @@ KUNIT_ARRAY_PARAM(rw_fault, rw_faults, rw_fault_desc);
 static void rw_need_dma_counted(struct kunit *test)
 {
 	if (!IB_MOCK_DMA_COUNTED)
-		kunit_skip(test, "no DMA ops on this architecture, so the mock cannot count or fail mappings");
+		kunit_skip(test,
+			   "no DMA ops here: the mock cannot count or fail mappings");
 }
 
 static int rw_fault_init(struct rdma_rw_ctx *ctx, struct ib_mock *mock,

@@ -446,7 +446,10 @@ REGEX_META = set("^.|?*+()[]{}/")
 UNSAFE = set("$@\"`\\")
 
 
-def esc_regex(s):
+def escape(s, meta):
+    """s for a perl s/// read from a list and pasted into bash double
+    quotes: shell- and perl-special characters as \\xNN, those of meta
+    behind a backslash."""
     out = []
     for c in s:
         if c == "\n":
@@ -455,24 +458,8 @@ def esc_regex(s):
             out.append("\\t")
         elif c in UNSAFE or not c.isprintable() or ord(c) > 126:
             out.append("\\x%02x" % ord(c))
-        elif c in REGEX_META:
+        elif c in meta:
             out.append("\\" + c)
-        else:
-            out.append(c)
-    return "".join(out)
-
-
-def esc_subst(s):
-    out = []
-    for c in s:
-        if c == "\n":
-            out.append("\\n")
-        elif c == "\t":
-            out.append("\\t")
-        elif c in UNSAFE or not c.isprintable() or ord(c) > 126:
-            out.append("\\x%02x" % ord(c))
-        elif c == "/":
-            out.append("\\/")
         else:
             out.append(c)
     return "".join(out)
@@ -487,7 +474,7 @@ def anchor(text, m, max_grow=16):
         window = text[a:b]
         if count_at(text, window) == 1:
             new = text[a:m.start] + m.new + text[m.end:b]
-            return f"s/{esc_regex(window)}/{esc_subst(new)}/"
+            return f"s/{escape(window, REGEX_META)}/{escape(new, '/')}/"
         if step % 2 == 0 and a > 0:
             a = line_start(text, a - 1)
         elif b < len(text):

@@ -19,6 +19,7 @@
 #endif
 #include "ib_mock.h"
 #include "rw_under_test.h"
+#include "warn_watch.h"
 
 #define RW_PORT		1
 #define RW_CTXS		8
@@ -1365,7 +1366,8 @@ static void rw_test_optional_mr_fails(struct kunit *test)
 
 /*
  * Posting a context that holds no work requests (never set up, failed or
- * destroyed) posts nothing, not even the chained response, and says so.
+ * destroyed) posts nothing, not even the chained response, and says so:
+ * -EINVAL and one warning.
  */
 static void rw_test_post_empty(struct kunit *test)
 {
@@ -1375,8 +1377,10 @@ static void rw_test_post_empty(struct kunit *test)
 	unsigned int posted = mock->nr_posted;
 
 	rw_series_promise(test, "-EINVAL for posting an empty context");
+	warn_watch_rearm(test);
 	KUNIT_EXPECT_EQ(test, -EINVAL, rdma_rw_ctx_post(&ctx, mock->qp, RW_PORT,
 							NULL, &rsp));
+	warn_watch_expect(test, 1);
 	KUNIT_EXPECT_EQ(test, mock->nr_posted, posted);
 }
 
@@ -2081,8 +2085,8 @@ static void rw_test_destroy_twice(struct kunit *test)
 /*
  * The destroy of another API (a bio_vec or signature context passed to
  * rdma_rw_ctx_destroy(), a scatterlist one to rdma_rw_ctx_destroy_bvec())
- * warns and leaves the context alone: nothing unmapped, no MR put back;
- * the right destroy then releases all of it.
+ * warns once and leaves the context alone: nothing unmapped, no MR put
+ * back; the right destroy then releases all of it.
  */
 static void rw_test_wrong_destroy(struct kunit *test)
 {
@@ -2107,10 +2111,12 @@ static void rw_test_wrong_destroy(struct kunit *test)
 	used = mock->qp->mrs_used;
 	unmaps = mock->dma_unmaps;
 
+	warn_watch_rearm(test);
 	if (f->api == RW_SG)
 		rw_destroy(&ctx, mock, buf, f->dir, RW_BVEC);
 	else
 		rw_destroy(&ctx, mock, buf, f->dir, RW_SG);
+	warn_watch_expect(test, 1);
 	KUNIT_EXPECT_EQ(test, mock->qp->mrs_used, used);
 	KUNIT_EXPECT_EQ(test, mock->dma_unmaps, unmaps);
 
@@ -2606,6 +2612,17 @@ static int rw_suite_init(struct kunit_suite *suite)
 	rw_forced_cases = forced;
 	if (rw_add_cases(forced, end, true) != end)
 		return -EINVAL;
+	return warn_watch_register();
+}
+
+static void rw_suite_exit(struct kunit_suite *suite)
+{
+	warn_watch_unregister();
+}
+
+static int rw_case_init(struct kunit *test)
+{
+	warn_watch_case(test);
 	return 0;
 }
 
@@ -2648,6 +2665,8 @@ static struct kunit_case rw_test_cases[] = {
 static struct kunit_suite rw_test_suite = {
 	.name = "ib_core_rw",
 	.suite_init = rw_suite_init,
+	.suite_exit = rw_suite_exit,
+	.init = rw_case_init,
 	.test_cases = rw_test_cases,
 };
 

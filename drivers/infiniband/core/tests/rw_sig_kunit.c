@@ -21,6 +21,7 @@
 #include "ib_mock.h"
 #include "ib_mock_pi.h"
 #include "rw_under_test.h"
+#include "warn_watch.h"
 
 #define SIG_PORT	1
 #define SIG_CTXS	4
@@ -1392,6 +1393,17 @@ static int sig_suite_init(struct kunit_suite *suite)
 							i ? 4096 : 512,
 							t,
 						};
+	return warn_watch_register();
+}
+
+static void sig_suite_exit(struct kunit_suite *suite)
+{
+	warn_watch_unregister();
+}
+
+static int sig_case_init(struct kunit *test)
+{
+	warn_watch_case(test);
 	return 0;
 }
 
@@ -1418,6 +1430,8 @@ static struct kunit_case sig_test_cases[] = {
 static struct kunit_suite sig_test_suite = {
 	.name = "ib_core_rw_sig",
 	.suite_init = sig_suite_init,
+	.suite_exit = sig_suite_exit,
+	.init = sig_case_init,
 	.test_cases = sig_test_cases,
 };
 

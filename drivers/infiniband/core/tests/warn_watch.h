@@ -1,0 +1,17 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The kernel's WARNs, counted per KUnit case through the error_report_end
+ * tracepoint: a case fails on any WARN it did not claim.
+ */
+#ifndef _WARN_WATCH_H
+#define _WARN_WATCH_H
+
+#include <kunit/test.h>
+
+int warn_watch_register(void);
+void warn_watch_unregister(void);
+void warn_watch_case(struct kunit *test);
+void warn_watch_rearm(struct kunit *test);
+void warn_watch_expect(struct kunit *test, int n);
+
+#endif /* _WARN_WATCH_H */

@@ -192,13 +192,16 @@ struct mock_cq {
 /*
  * @sq_used slots of the @max_send_wr of the send queue hold work requests
  * whose completion was not polled yet, @sq_unsignalled of them posted
- * since the last completion.
+ * since the last completion.  Posting holds @lock, as a driver's send
+ * queue lock serializes posts to a QP; polling only frees slots, and
+ * takes none.
  */
 struct mock_qp {
 	struct ib_qp ibqp;
+	spinlock_t lock;	/* serializes posts */
 	u32 max_send_sge;
 	u32 max_send_wr;
-	u32 sq_used;
+	atomic_t sq_used;
 	u32 sq_unsignalled;
 	bool error;
 };
@@ -733,7 +736,7 @@ static int mock_poll_cq(struct ib_cq *ibcq, int num_entries, struct ib_wc *wc)
 	spin_lock_irqsave(&cq->lock, flags);
 	for (; n < num_entries && cq->count; n++, cq->count--) {
 		wc[n] = cq->ring[cq->head];
-		to_mqp(wc[n].qp)->sq_used -= cq->retire[cq->head];
+		atomic_sub(cq->retire[cq->head], &to_mqp(wc[n].qp)->sq_used);
 		cq->head = (cq->head + 1) % ibcq->cqe;
 	}
 	spin_unlock_irqrestore(&cq->lock, flags);
@@ -758,6 +761,7 @@ static int mock_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *attr,
 	    (attr->create_flags & IB_QP_CREATE_INTEGRITY_EN &&
 	     !p->max_pi_fr_pages))
 		return -EOPNOTSUPP;
+	spin_lock_init(&to_mqp(ibqp)->lock);
 	to_mqp(ibqp)->max_send_sge = attr->cap.max_send_sge;
 	to_mqp(ibqp)->max_send_wr = attr->cap.max_send_wr;
 	qp_mock(ibqp)->max_send_wr = attr->cap.max_send_wr;
@@ -1375,10 +1379,12 @@ static void mock_complete(struct ib_qp *ibqp, const struct ib_send_wr *wr,
 		KUNIT_FAIL(qp_mock(ibqp)->test, "mock CQ overflow");
 }
 
-static int mock_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,
-			  const struct ib_send_wr **bad_wr)
+static int mock_post_send_locked(struct ib_qp *ibqp,
+				 const struct ib_send_wr *wr,
+				 const struct ib_send_wr **bad_wr)
 {
 	struct ib_mock *mock = qp_mock(ibqp);
+	struct mock_qp *qp = to_mqp(ibqp);
 
 	for (; wr; wr = wr->next) {
 		struct ib_mock_wr scratch = {}, *rec = &scratch;
@@ -1390,12 +1396,12 @@ static int mock_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,
 			return -EINVAL;
 		}
 		/* A full send queue takes nothing more, as on hardware. */
-		if (to_mqp(ibqp)->sq_used == to_mqp(ibqp)->max_send_wr) {
+		if (atomic_read(&qp->sq_used) == qp->max_send_wr) {
 			*bad_wr = wr;
 			return -ENOMEM;
 		}
-		to_mqp(ibqp)->sq_used++;
-		to_mqp(ibqp)->sq_unsignalled++;
+		atomic_inc(&qp->sq_used);
+		qp->sq_unsignalled++;
 
 		mock->nr_posted++;
 		if (mock->nr_log < mock->log_cap)
@@ -1406,13 +1412,26 @@ static int mock_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,
 		status = mock_execute(ibqp, wr, rec);
 		rec->status = status;
 		if (status != IB_WC_SUCCESS)
-			to_mqp(ibqp)->error = true;
+			qp->error = true;
 		rec->signaled = status != IB_WC_SUCCESS ||
 				wr->send_flags & IB_SEND_SIGNALED;
 		if (rec->signaled)
 			mock_complete(ibqp, wr, status);
 	}
 	return 0;
+}
+
+static int mock_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,
+			  const struct ib_send_wr **bad_wr)
+{
+	struct mock_qp *qp = to_mqp(ibqp);
+	unsigned long flags;
+	int ret;
+
+	spin_lock_irqsave(&qp->lock, flags);
+	ret = mock_post_send_locked(ibqp, wr, bad_wr);
+	spin_unlock_irqrestore(&qp->lock, flags);
+	return ret;
 }
 
 static const struct ib_device_ops mock_dev_ops = {

@@ -109,8 +109,10 @@ kunit() {
 kunit_x86() {
 	local action=$1
 	shift
+	# Two vCPUs: ib_core_rw_race's threads run in parallel, and lockdep
+	# sees locks taken on two CPUs at once.
 	"$LINUX/tools/testing/kunit/kunit.py" "$action" --arch=x86_64 \
-		--build_dir="$OBJ_X86" \
+		--build_dir="$OBJ_X86" --qemu_args='-smp 2' \
 		$(printf -- '--kunitconfig=%s ' "${x86_fragments[@]}") "$@"
 }
 

@@ -221,7 +221,8 @@ struct mock_pi_map {
 /*
  * @pages is what map_mr_sg() staged for the next registration; REG_MR
  * copies it to @reg_pages, with the rest of the registration in force.
- * Integrity MRs stage @pi likewise, and registration fixes @reg_pi and the
+ * Integrity MRs stage @pi likewise, at most @max_data pages of data and
+ * @max_meta of PI, as allocated, and registration fixes @reg_pi and the
  * signature attributes; @sig_err holds the first PI error until
  * ib_check_mr_status() reports it, and @sig_checked says whether it was
  * called since the last registration.
@@ -241,6 +242,7 @@ struct mock_mr {
 
 	bool integrity;
 	u32 max_data;
+	u32 max_meta;
 	struct mock_pi_map pi;
 	struct mock_pi_map reg_pi;
 	struct ib_sig_attrs reg_sig;
@@ -864,6 +866,7 @@ static struct ib_mr *mock_alloc_mr_integrity(struct ib_pd *pd,
 		return ERR_CAST(mr);
 	mr->integrity = true;
 	mr->max_data = max_num_data_sg;
+	mr->max_meta = max_num_meta_sg;
 	mr->sig_checked = true;
 	return &mr->ibmr;
 }
@@ -959,8 +962,9 @@ static int mock_map_mr_sg_pi(struct ib_mr *ibmr, struct scatterlist *data_sg,
 	pi->data_off = off;
 	pi->nr_data = mr->npages;
 	if (meta_sg_nents) {
-		off = mock_map_pi_list(mr, max, meta_sg, meta_sg_nents,
-				       meta_sg_offset, &pi->prot_len);
+		off = mock_map_pi_list(mr, mr->npages + mr->max_meta, meta_sg,
+				       meta_sg_nents, meta_sg_offset,
+				       &pi->prot_len);
 		if (off < 0)
 			goto err;
 		pi->prot_off = off;

@@ -936,6 +936,50 @@ static void sig_test_many_prot(struct kunit *test)
 	sig_expect_pool_whole(test, mock, SIG_CTXS);
 }
 
+static void sig_dereg_mr(void *mr)
+{
+	ib_dereg_mr(mr);
+}
+
+/*
+ * An integrity MR maps no more PI pages than it was allocated for, as on
+ * hardware: rw.c's checks keep it from asking for more, so the mock's
+ * limit is checked here directly, with PI that crosses a page boundary.
+ */
+static void sig_test_mock_pi_pages(struct kunit *test)
+{
+	struct ib_mock *mock = sig_mock(test, SIG_CTXS);
+	struct sig_buf *buf = sig_buf_alloc(test, SIG_DATA_LEN / 512 * SIG_TUPLE);
+	struct ib_sig_attrs attrs;
+	u32 meta_pages;
+
+	KUNIT_ASSERT_EQ(test, buf->prot_nents, 2);
+	KUNIT_ASSERT_EQ(test, SIG_PAGES, ib_dma_map_sg(mock->dev, buf->data_sg,
+						       SIG_PAGES,
+						       DMA_TO_DEVICE));
+	KUNIT_ASSERT_EQ(test, 2, ib_dma_map_sg(mock->dev, buf->prot_sg, 2,
+					       DMA_TO_DEVICE));
+	sig_default_attrs(&attrs);
+	for (meta_pages = 1; meta_pages <= 2; meta_pages++) {
+		struct ib_mr *mr = ib_alloc_mr_integrity(mock->pd, SIG_PAGES,
+							 meta_pages);
+
+		KUNIT_ASSERT_FALSE(test, IS_ERR(mr));
+		KUNIT_ASSERT_EQ(test, 0, kunit_add_action_or_reset(test,
+								   sig_dereg_mr,
+								   mr));
+		*mr->sig_attrs = attrs;
+		KUNIT_EXPECT_EQ_MSG(test, ib_map_mr_sg_pi(mr, buf->data_sg,
+							  SIG_PAGES, NULL,
+							  buf->prot_sg, 2,
+							  NULL, SZ_4K) == 0,
+				    meta_pages == 2,
+				    "PI over 2 pages, MR of %u", meta_pages);
+	}
+	ib_dma_unmap_sg(mock->dev, buf->prot_sg, 2, DMA_TO_DEVICE);
+	ib_dma_unmap_sg(mock->dev, buf->data_sg, SIG_PAGES, DMA_TO_DEVICE);
+}
+
 /*
  * Without integrity support there is no signature I/O: not on a device
  * without it, where an integrity QP cannot even be created, and not on a
@@ -1414,6 +1458,7 @@ static struct kunit_case sig_test_cases[] = {
 	KUNIT_CASE(sig_test_chain),
 	KUNIT_CASE_PARAM(sig_test_refused, sig_refusal_gen_params),
 	KUNIT_CASE(sig_test_many_prot),
+	KUNIT_CASE(sig_test_mock_pi_pages),
 	KUNIT_CASE(sig_test_no_integrity),
 	KUNIT_CASE(sig_test_pool_empty),
 	KUNIT_CASE(sig_test_unchecked_status),

@@ -766,6 +766,60 @@ static void sig_test_chain(struct kunit *test)
 }
 
 /*
+ * ib_create_qp() grows an integrity QP's send queue for max_rdma_ctxs
+ * signature contexts (rdma_rw_init_qp()): as many in flight at once as
+ * the QP was sized for, each with its LOCAL_INV, REG_MR_INTEGRITY and
+ * data work request, fit in what the QP gets beyond the ULP's own one.
+ * The mock's send queue refuses what does not fit, as hardware does.
+ * Nothing is checked against PI: only the send queue is under test.
+ */
+static void sig_test_send_queue_depth(struct kunit *test)
+{
+	struct ib_mock *mock = ib_mock_create_device(test, &ib_mock_pi);
+	struct ib_mock_done done[SIG_CTXS];
+	struct rdma_rw_ctx ctx[SIG_CTXS];
+	struct sig_buf *bufs[SIG_CTXS];
+	struct ib_mr_status status;
+	struct ib_sig_attrs attrs;
+	int round, i, wqes;
+
+	mock->qp_max_send_wr = 1;
+	mock->qp = ib_mock_create_qp(mock, SIG_CTXS,
+				     IB_QP_CREATE_INTEGRITY_EN);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(mock->qp));
+	sig_default_attrs(&attrs);
+	attrs.check_mask = 0;
+	for (i = 0; i < SIG_CTXS; i++)
+		bufs[i] = sig_buf_alloc(test, SIG_DATA_LEN / 512 * SIG_TUPLE);
+
+	/* The second round invalidates what the first registered. */
+	for (round = 0; round < 2; round++) {
+		for (i = 0, wqes = 0; i < SIG_CTXS; i++) {
+			int n = sig_init(&ctx[i], mock, bufs[i], &attrs,
+					 DMA_TO_DEVICE);
+
+			KUNIT_ASSERT_GT(test, n, 0);
+			wqes += n;
+			done[i] = (struct ib_mock_done)IB_MOCK_DONE_INIT;
+			KUNIT_EXPECT_EQ(test, 0,
+					rdma_rw_ctx_post(&ctx[i], mock->qp,
+							 SIG_PORT,
+							 &done[i].cqe, NULL));
+		}
+		KUNIT_EXPECT_EQ(test, wqes, (round ? 3 : 2) * SIG_CTXS);
+		KUNIT_EXPECT_EQ(test, ib_mock_poll(mock), SIG_CTXS);
+		for (i = 0; i < SIG_CTXS; i++) {
+			KUNIT_EXPECT_EQ(test, done[i].status, IB_WC_SUCCESS);
+			KUNIT_EXPECT_EQ(test, 0,
+					ib_check_mr_status(ctx[i].reg->mr,
+							   IB_MR_CHECK_SIG_STATUS,
+							   &status));
+			sig_destroy(&ctx[i], mock, bufs[i], DMA_TO_DEVICE);
+		}
+	}
+}
+
+/*
  * Input rw.c or the device refuses: an errno, nothing posted, nothing
  * left mapped or taken, a context that destroy leaves alone, and then an
  * I/O that works.
@@ -1456,6 +1510,7 @@ static struct kunit_case sig_test_cases[] = {
 	KUNIT_CASE_PARAM(sig_test_ulp, sig_ulp_gen_params),
 	KUNIT_CASE_PARAM(sig_test_corrupt, sig_corrupt_gen_params),
 	KUNIT_CASE(sig_test_chain),
+	KUNIT_CASE(sig_test_send_queue_depth),
 	KUNIT_CASE_PARAM(sig_test_refused, sig_refusal_gen_params),
 	KUNIT_CASE(sig_test_many_prot),
 	KUNIT_CASE(sig_test_mock_pi_pages),

@@ -7,12 +7,8 @@
  * anywhere in the kernel while a case runs counts against that case.
  */
 #include <linux/atomic.h>
-#include <linux/file.h>
-#include <linux/fs.h>
-#include <linux/mman.h>
 #include <linux/module.h>
-#include <linux/mount.h>
-#include <linux/uaccess.h>
+#include <linux/string.h>
 #include <trace/events/error_report.h>
 
 #include "warn_watch.h"
@@ -20,6 +16,9 @@
 static atomic_t warn_watch_count;
 /* Where the first unclaimed WARN fired, for the failure message. */
 static unsigned long warn_watch_first;
+/* The misuses that drew their WARN_ON_ONCE() in this boot. */
+static char warn_watch_warned[8][80];
+static unsigned int warn_watch_nr_warned;
 
 static void warn_watch_probe(void *data, enum error_detector detector,
 			     unsigned long caller)
@@ -78,59 +77,6 @@ void warn_watch_case(struct kunit *test)
 }
 EXPORT_SYMBOL_GPL(warn_watch_case);
 
-/*
- * Write "1" to @file.  A debugfs attribute takes writes from user memory
- * alone (kernel_write() needs write_iter, which it lacks), so the byte
- * goes through a user mapping of the test's own.
- */
-static ssize_t warn_watch_write_one(struct kunit *test, struct file *file)
-{
-	unsigned long ubuf = kunit_vm_mmap(test, NULL, 0, PAGE_SIZE,
-					   PROT_READ | PROT_WRITE,
-					   MAP_ANONYMOUS | MAP_PRIVATE, 0);
-	loff_t pos = 0;
-
-	if (IS_ERR_OR_NULL((void *)ubuf))
-		return -ENOMEM;
-	if (copy_to_user((char __user *)ubuf, "1", 1))
-		return -EFAULT;
-	return file->f_op->write(file, (char __user *)ubuf, 1, &pos);
-}
-
-/**
- * warn_watch_rearm - let every WARN_ONCE() site fire again
- * @test:	the case that expects a warning
- *
- * Writes to debugfs' clear_warn_once, the kernel's own switch for this,
- * through a mount of debugfs of our own (KUnit runs before anything is
- * mounted): a case that expects a WARN from a WARN_ON_ONCE() must see it
- * even when an earlier case fired the same site.
- */
-void warn_watch_rearm(struct kunit *test)
-{
-	struct file_system_type *type = get_fs_type("debugfs");
-	struct vfsmount *mnt;
-	struct file *file;
-	ssize_t written = 0;
-
-	KUNIT_ASSERT_NOT_NULL_MSG(test, type, "no debugfs");
-	mnt = kern_mount(type);
-	/* put_filesystem(), which modules cannot call */
-	module_put(type->owner);
-	KUNIT_ASSERT_FALSE_MSG(test, IS_ERR(mnt), "debugfs mount: %pe", mnt);
-
-	file = file_open_root_mnt(mnt, "clear_warn_once", O_WRONLY, 0);
-	if (!IS_ERR(file)) {
-		written = warn_watch_write_one(test, file);
-		fput(file);
-	}
-	kern_unmount(mnt);
-	KUNIT_ASSERT_FALSE_MSG(test, IS_ERR(file), "clear_warn_once: %pe",
-			       file);
-	KUNIT_ASSERT_EQ(test, written, 1);
-}
-EXPORT_SYMBOL_GPL(warn_watch_rearm);
-
 /**
  * warn_watch_expect - claim the WARNs a case expects
  * @test:	the case
@@ -144,6 +90,35 @@ void warn_watch_expect(struct kunit *test, int n)
 	KUNIT_EXPECT_EQ(test, atomic_xchg(&warn_watch_count, 0), n);
 }
 EXPORT_SYMBOL_GPL(warn_watch_expect);
+
+/**
+ * warn_watch_expect_once - claim the warning of a WARN_ON_ONCE() site
+ * @test:	the case
+ * @misuse:	what the case did that draws the warning, naming the call
+ *
+ * A WARN_ON_ONCE() warns the first time it is hit in a boot only.  So
+ * @misuse must have drawn exactly one WARN now, or have drawn one earlier
+ * in this boot, as recorded here; never more than one.  (The kernel can
+ * re-arm such sites through debugfs' clear_warn_once, but that file takes
+ * writes from user memory only, which a KUnit case gets from
+ * kunit_vm_mmap(), whose mm Linux 6.12 never frees.)
+ */
+void warn_watch_expect_once(struct kunit *test, const char *misuse)
+{
+	int n = atomic_xchg(&warn_watch_count, 0);
+	unsigned int i;
+
+	KUNIT_EXPECT_LE_MSG(test, n, 1, "%s", misuse);
+	for (i = 0; i < warn_watch_nr_warned; i++)
+		if (!strcmp(warn_watch_warned[i], misuse))
+			return;
+	KUNIT_EXPECT_EQ_MSG(test, n, 1, "no WARN for %s, now or before",
+			    misuse);
+	if (n && !WARN_ON(warn_watch_nr_warned ==
+			  ARRAY_SIZE(warn_watch_warned)))
+		strscpy(warn_watch_warned[warn_watch_nr_warned++], misuse);
+}
+EXPORT_SYMBOL_GPL(warn_watch_expect_once);
 
 MODULE_DESCRIPTION("Counting the kernel's WARNs in KUnit cases");
 MODULE_LICENSE("GPL");

@@ -11,7 +11,7 @@
 int warn_watch_register(void);
 void warn_watch_unregister(void);
 void warn_watch_case(struct kunit *test);
-void warn_watch_rearm(struct kunit *test);
 void warn_watch_expect(struct kunit *test, int n);
+void warn_watch_expect_once(struct kunit *test, const char *misuse);
 
 #endif /* _WARN_WATCH_H */

@@ -2637,17 +2637,6 @@ static int rw_suite_init(struct kunit_suite *suite)
 	return warn_watch_register();
 }
 
-static void rw_suite_exit(struct kunit_suite *suite)
-{
-	warn_watch_unregister();
-}
-
-static int rw_case_init(struct kunit *test)
-{
-	warn_watch_case(test);
-	return 0;
-}
-
 static struct kunit_case rw_test_cases[] = {
 	KUNIT_CASE_PARAM(rw_test_data, rw_case_gen),
 	KUNIT_CASE_SLOW(rw_test_mr_reuse),
@@ -2687,8 +2676,8 @@ static struct kunit_case rw_test_cases[] = {
 static struct kunit_suite rw_test_suite = {
 	.name = "ib_core_rw",
 	.suite_init = rw_suite_init,
-	.suite_exit = rw_suite_exit,
-	.init = rw_case_init,
+	.suite_exit = warn_watch_suite_exit,
+	.init = warn_watch_case_init,
 	.test_cases = rw_test_cases,
 };
 

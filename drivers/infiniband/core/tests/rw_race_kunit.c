@@ -528,17 +528,6 @@ static int race_suite_init(struct kunit_suite *suite)
 	return warn_watch_register();
 }
 
-static void race_suite_exit(struct kunit_suite *suite)
-{
-	warn_watch_unregister();
-}
-
-static int race_case_init(struct kunit *test)
-{
-	warn_watch_case(test);
-	return 0;
-}
-
 static struct kunit_case race_test_cases[] = {
 	KUNIT_CASE_PARAM(rw_test_race, race_gen_params),
 	{}
@@ -547,8 +536,8 @@ static struct kunit_case race_test_cases[] = {
 static struct kunit_suite race_test_suite = {
 	.name = "ib_core_rw_race",
 	.suite_init = race_suite_init,
-	.suite_exit = race_suite_exit,
-	.init = race_case_init,
+	.suite_exit = warn_watch_suite_exit,
+	.init = warn_watch_case_init,
 	.test_cases = race_test_cases,
 };
 

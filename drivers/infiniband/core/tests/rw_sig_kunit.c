@@ -1494,17 +1494,6 @@ static int sig_suite_init(struct kunit_suite *suite)
 	return warn_watch_register();
 }
 
-static void sig_suite_exit(struct kunit_suite *suite)
-{
-	warn_watch_unregister();
-}
-
-static int sig_case_init(struct kunit *test)
-{
-	warn_watch_case(test);
-	return 0;
-}
-
 static struct kunit_case sig_test_cases[] = {
 	KUNIT_CASE_PARAM(sig_test_data, sig_case_gen),
 	KUNIT_CASE_PARAM(sig_test_ulp, sig_ulp_gen_params),
@@ -1530,8 +1519,8 @@ static struct kunit_case sig_test_cases[] = {
 static struct kunit_suite sig_test_suite = {
 	.name = "ib_core_rw_sig",
 	.suite_init = sig_suite_init,
-	.suite_exit = sig_suite_exit,
-	.init = sig_case_init,
+	.suite_exit = warn_watch_suite_exit,
+	.init = warn_watch_case_init,
 	.test_cases = sig_test_cases,
 };
 

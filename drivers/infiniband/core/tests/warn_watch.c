@@ -42,14 +42,15 @@ int warn_watch_register(void)
 EXPORT_SYMBOL_GPL(warn_watch_register);
 
 /**
- * warn_watch_unregister - stop counting, from the suite's suite_exit
+ * warn_watch_suite_exit - stop counting: a suite's suite_exit
+ * @suite:	the suite
  */
-void warn_watch_unregister(void)
+void warn_watch_suite_exit(struct kunit_suite *suite)
 {
 	unregister_trace_error_report_end(warn_watch_probe, NULL);
 	tracepoint_synchronize_unregister();
 }
-EXPORT_SYMBOL_GPL(warn_watch_unregister);
+EXPORT_SYMBOL_GPL(warn_watch_suite_exit);
 
 static void warn_watch_check(void *data)
 {
@@ -61,21 +62,20 @@ static void warn_watch_check(void *data)
 }
 
 /**
- * warn_watch_case - count the WARNs of @test, from the suite's init
+ * warn_watch_case_init - count the WARNs of @test: a suite's init
  * @test:	the case about to run
  *
  * The check runs at the very end of the case, after the teardown actions
  * the case adds, so that a WARN in a teardown counts too.
+ *
+ * Return: 0, or the error of adding the check.
  */
-void warn_watch_case(struct kunit *test)
+int warn_watch_case_init(struct kunit *test)
 {
-	int ret;
-
 	atomic_set(&warn_watch_count, 0);
-	ret = kunit_add_action_or_reset(test, warn_watch_check, test);
-	KUNIT_ASSERT_EQ(test, ret, 0);
+	return kunit_add_action_or_reset(test, warn_watch_check, test);
 }
-EXPORT_SYMBOL_GPL(warn_watch_case);
+EXPORT_SYMBOL_GPL(warn_watch_case_init);
 
 /**
  * warn_watch_expect - claim the WARNs a case expects

@@ -9,8 +9,8 @@
 #include <kunit/test.h>
 
 int warn_watch_register(void);
-void warn_watch_unregister(void);
-void warn_watch_case(struct kunit *test);
+void warn_watch_suite_exit(struct kunit_suite *suite);
+int warn_watch_case_init(struct kunit *test);
 void warn_watch_expect(struct kunit *test, int n);
 void warn_watch_expect_once(struct kunit *test, const char *misuse);
 

@@ -137,73 +137,42 @@ static u64 race_remote_off(const struct race_thread *t)
 	return (u64)t->id * RACE_MAX_PAGES * PAGE_SIZE;
 }
 
-static void race_fill(u8 *p, size_t len, u32 seed)
+/* Page @i of the I/O's data: local, or in the thread's remote region. */
+static u8 *race_page(struct race_thread *t, bool remote, u32 i)
 {
-	size_t i;
-
-	for (i = 0; i < len; i++)
-		p[i] = race_byte(seed, i);
-}
-
-static size_t race_first_bad(const u8 *p, size_t len, u32 seed)
-{
-	size_t i;
-
-	for (i = 0; i < len; i++)
-		if (p[i] != race_byte(seed, i))
-			return i;
-	return len;
+	if (remote)
+		return t->race->mock->remote + race_remote_off(t) +
+		       i * PAGE_SIZE;
+	return page_address(t->pages[i]);
 }
 
 /*
- * @seed's pattern in the local pages.  The patterns of seed and ~seed
- * differ in every byte, which makes ~seed the junk to overwrite.
+ * @seed's pattern in the local or remote data.  The patterns of seed and
+ * ~seed differ in every byte, which makes ~seed the junk to overwrite.
  */
-static void race_fill_local(struct race_thread *t, u32 seed)
+static void race_fill(struct race_thread *t, bool remote, u32 seed)
 {
-	u32 i;
-
-	for (i = 0; i < t->race->c->pages; i++)
-		race_fill(page_address(t->pages[i]), PAGE_SIZE, seed + i);
-}
-
-static size_t race_local_bad(struct race_thread *t, u32 seed)
-{
-	u32 i;
+	u32 i, j;
 
 	for (i = 0; i < t->race->c->pages; i++) {
-		size_t bad = race_first_bad(page_address(t->pages[i]),
-					    PAGE_SIZE, seed + i);
+		u8 *p = race_page(t, remote, i);
 
-		if (bad < PAGE_SIZE)
-			return i * PAGE_SIZE + bad;
+		for (j = 0; j < PAGE_SIZE; j++)
+			p[j] = race_byte(seed, i * PAGE_SIZE + j);
 	}
-	return race_len(t->race);
 }
 
-static u8 *race_remote(struct race_thread *t)
+/* Where the data first differs from @seed's pattern, or its length. */
+static size_t race_first_bad(struct race_thread *t, bool remote, u32 seed)
 {
-	return t->race->mock->remote + race_remote_off(t);
-}
-
-static void race_fill_remote(struct race_thread *t, u32 seed)
-{
-	u32 i;
-
-	for (i = 0; i < t->race->c->pages; i++)
-		race_fill(race_remote(t) + i * PAGE_SIZE, PAGE_SIZE, seed + i);
-}
-
-static size_t race_remote_bad(struct race_thread *t, u32 seed)
-{
-	u32 i;
+	u32 i, j;
 
 	for (i = 0; i < t->race->c->pages; i++) {
-		size_t bad = race_first_bad(race_remote(t) + i * PAGE_SIZE,
-					    PAGE_SIZE, seed + i);
+		const u8 *p = race_page(t, remote, i);
 
-		if (bad < PAGE_SIZE)
-			return i * PAGE_SIZE + bad;
+		for (j = 0; j < PAGE_SIZE; j++)
+			if (p[j] != race_byte(seed, i * PAGE_SIZE + j))
+				return i * PAGE_SIZE + j;
 	}
 	return race_len(t->race);
 }
@@ -369,13 +338,13 @@ static bool race_io(struct race_thread *t, u32 i)
 	if (RW_BASE && api == RACE_BVEC)
 		api = RACE_SG;
 	if (dir == DMA_TO_DEVICE) {
-		race_fill_local(t, seed);
-		race_fill_remote(t, ~seed);
+		race_fill(t, false, seed);
+		race_fill(t, true, ~seed);
 		if (api == RACE_SIG)
 			race_make_pi(t);
 	} else {
-		race_fill_local(t, ~seed);
-		race_fill_remote(t, seed);
+		race_fill(t, false, ~seed);
+		race_fill(t, true, seed);
 		memset(page_address(t->prot), 0xa5, PAGE_SIZE);
 	}
 
@@ -407,11 +376,11 @@ static bool race_io(struct race_thread *t, u32 i)
 	race_destroy(t, &ctx, api, dir);
 
 	if (dir == DMA_TO_DEVICE) {
-		KUNIT_EXPECT_EQ_MSG(test, race_remote_bad(t, seed),
+		KUNIT_EXPECT_EQ_MSG(test, race_first_bad(t, true, seed),
 				    race_len(race),
 				    "thread %u, I/O %u: WRITE data", t->id, i);
 	} else {
-		KUNIT_EXPECT_EQ_MSG(test, race_local_bad(t, seed),
+		KUNIT_EXPECT_EQ_MSG(test, race_first_bad(t, false, seed),
 				    race_len(race),
 				    "thread %u, I/O %u: READ data", t->id, i);
 		if (api == RACE_SIG)

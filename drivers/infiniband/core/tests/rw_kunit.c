@@ -378,10 +378,15 @@ static bool rw_is_data_wr(enum ib_wr_opcode opcode)
 }
 
 /*
- * The chain has the shape the device calls for: per MR [LOCAL_INV],
- * REG_MR and one data WR through the MR's new key, or SGE lists split at
- * the QP's limit; the remote addresses follow each other; only the last
- * work request is signalled.
+ * The chain of an I/O of @nents pages keeps the device's rules and the
+ * API's promises, without repeating how rw.c builds it: per MR
+ * [LOCAL_INV], REG_MR and one data WR through the MR's new key, in as many
+ * MRs as rdma_rw_mr_factor() gives for the pages (the figure ULPs size
+ * their pools by); or SGE lists within the QP's limit, in the fewest WRs
+ * that limit allows.  The remote addresses follow each other and only the
+ * last work request is signalled.
+ * The mock refuses an MR over the device's page list or an SGE list over
+ * the QP's, so this does not check them again.
  */
 static void rw_check_chain(struct kunit *test, struct ib_mock *mock,
 			   struct rdma_rw_ctx *ctx, u32 nents, size_t xfer,
@@ -390,14 +395,12 @@ static void rw_check_chain(struct kunit *test, struct ib_mock *mock,
 	const struct ib_mock_profile *p = mock->profile;
 	bool iwarp = p->protocol == RDMA_CORE_CAP_PROT_IWARP;
 	bool read = dir == DMA_FROM_DEVICE;
-	u32 per_op = mr ? min(p->max_fr_pages, 256U) :
-			  read ? mock->qp->max_read_sge :
-				 mock->qp->max_write_sge;
+	u32 max_sge = read ? mock->qp->max_read_sge : mock->qp->max_write_sge;
 	enum ib_wr_opcode data_op = !read ? IB_WR_RDMA_WRITE :
 				    mr && iwarp ? IB_WR_RDMA_READ_WITH_INV :
 						  IB_WR_RDMA_READ;
 	u64 remote = mock->remote_addr + RW_REMOTE_OFF;
-	u32 i, data_wrs = 0, reg_key = 0;
+	u32 i, data_wrs = 0, regs = 0, reg_key = 0;
 	bool in_mr = false;
 	/*
 	 * Least privilege: a READ's sink is written locally, and on iWARP
@@ -407,7 +410,6 @@ static void rw_check_chain(struct kunit *test, struct ib_mock *mock,
 	int reg_access = read || RW_BASE ? IB_ACCESS_LOCAL_WRITE |
 			 (iwarp ? IB_ACCESS_REMOTE_WRITE : 0) : 0;
 
-	KUNIT_EXPECT_EQ(test, ctx->nr_ops, DIV_ROUND_UP(nents, per_op));
 	for (i = 0; i < mock->nr_log; i++) {
 		struct ib_mock_wr *wr = &mock->log[i];
 
@@ -422,12 +424,14 @@ static void rw_check_chain(struct kunit *test, struct ib_mock *mock,
 			KUNIT_EXPECT_EQ(test, wr->access, reg_access);
 			reg_key = wr->key;
 			in_mr = true;
+			regs++;
 			continue;
 		}
 		KUNIT_ASSERT_TRUE(test, rw_is_data_wr(wr->opcode));
 		KUNIT_EXPECT_EQ(test, wr->opcode, data_op);
 		KUNIT_EXPECT_EQ(test, in_mr, mr);
-		KUNIT_EXPECT_LE(test, wr->num_sge, mr ? 1 : per_op);
+		if (mr)
+			KUNIT_EXPECT_EQ(test, wr->num_sge, 1);
 		KUNIT_EXPECT_EQ(test, wr->remote_addr, remote);
 		KUNIT_EXPECT_EQ(test, wr->rkey, mock->remote_rkey);
 		if (mr) {
@@ -440,6 +444,11 @@ static void rw_check_chain(struct kunit *test, struct ib_mock *mock,
 		data_wrs++;
 	}
 	KUNIT_EXPECT_EQ(test, data_wrs, ctx->nr_ops);
+	if (mr)
+		KUNIT_EXPECT_EQ(test, regs, rdma_rw_mr_factor(mock->dev, RW_PORT,
+							      nents));
+	else
+		KUNIT_EXPECT_EQ(test, data_wrs, DIV_ROUND_UP(nents, max_sge));
 	KUNIT_EXPECT_EQ(test, remote - mock->remote_addr - RW_REMOTE_OFF, xfer);
 }
 
@@ -477,9 +486,12 @@ static void rw_destroy(struct rdma_rw_ctx *ctx, struct ib_mock *mock,
 }
 
 /*
- * Whether the I/O must go through MRs: READs on iWARP, and READs of more
- * entries (one page or segment each) than the device's max_sgl_rd, which
- * it prefers to register.
+ * Whether the I/O must go through MRs, by rules from outside rw.c: with
+ * ib_core's force_mr on, as the parameter says; an iWARP READ, whose
+ * response lands through a remotely writable STag (RFC 5040, which the
+ * mock enforces); and a READ of more entries (one page or segment each)
+ * than the max_sgl_rd the device reports as the most it reads well
+ * without registering.
  */
 static bool rw_expect_mr(const struct ib_mock_profile *p, u32 nents,
 			 enum dma_data_direction dir)
@@ -669,17 +681,18 @@ static void rw_test_data(struct kunit *test)
 	buf = rw_buf_alloc(test, c->shape);
 
 	/*
-	 * Sized the way ULPs do it, for one I/O of this many pages; with
-	 * integrity enabled where the device has it, as nvmet-rdma does.
-	 * rw.c adds send queue slots per context for a registration's
-	 * three work requests, but where only READs register (iWARP,
-	 * max_sgl_rd) a WRITE's SGE list takes more: ULPs count the work
-	 * requests init returns against their own share of the queue
-	 * (nvmet-rdma's sq_wr_avail), which here holds one per page.
+	 * One MR per page: no I/O can need more, whatever size rw.c makes
+	 * its MRs, and rw_check_chain() holds the MRs taken to
+	 * rdma_rw_mr_factor() apart from the pool.  Integrity is enabled
+	 * where the device has it, as nvmet-rdma does.  rw.c adds send
+	 * queue slots per context for a registration's three work
+	 * requests, but where only READs register (iWARP, max_sgl_rd) a
+	 * WRITE's SGE list takes more: ULPs count the work requests init
+	 * returns against their own share of the queue (nvmet-rdma's
+	 * sq_wr_avail), which here holds one per page.
 	 */
 	mock->qp_max_send_wr = c->shape->nents;
-	mock->qp = ib_mock_create_qp(mock, rdma_rw_mr_factor(mock->dev, RW_PORT,
-							     c->shape->nents),
+	mock->qp = ib_mock_create_qp(mock, c->shape->nents,
 				     c->profile->max_pi_fr_pages ?
 				     IB_QP_CREATE_INTEGRITY_EN : 0);
 	KUNIT_ASSERT_FALSE(test, IS_ERR(mock->qp));

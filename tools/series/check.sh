@@ -108,6 +108,17 @@ lockdep_clean() {
 		"$log"
 }
 
+# The x86_64 KUnit kernel ran with dma-debug, and it found no misuse of
+# the DMA API, in a case or outside one, and did not turn itself off.
+dma_debug_clean() {
+	local log=$OBJ_X86/test.log
+
+	grep -q 'DMA-API: debugging enabled' "$log" ||
+		{ echo "no dma-debug banner in $log"; return 1; }
+	! grep -n 'DMA-API: ' "$log" |
+		grep -vE 'DMA-API: (debugging enabled|preallocated [0-9]+ debug entries)'
+}
+
 # The suites against the base tree's rw.c, side $1 "base" or "fixed"
 # (base-rw.sh): one line, then one for each case that differs from the
 # list of upstream bugs (base-failures), counted in the tally.  Returns
@@ -273,6 +284,8 @@ run_kunit "$OBJ_UM" kunit
 run_kunit "$OBJ_X86" x86-kunit x86_64
 check "lockdep: x86_64 KUnit kernel, PROVE_LOCKING and DEBUG_ATOMIC_SLEEP, no report" \
 	lockdep_clean
+check "dma-debug: x86_64 KUnit kernel, DMA_API_DEBUG and DMA_API_DEBUG_SG, no DMA-API error" \
+	dma_debug_clean
 run_base base
 check_fixes
 check "bench: ib_core_rw_bench printed figures for every case" \

@@ -1848,5 +1848,42 @@ bool ib_mock_dma_mapped(struct ib_mock *mock, struct page *page,
 }
 EXPORT_SYMBOL_GPL(ib_mock_dma_mapped);
 
+/**
+ * ib_mock_dma_unmap_sg_raw - unmap_sg on the mock's DMA ops alone
+ * @mock:	the mock, with counted DMA
+ * @sg:		as for dma_unmap_sg()
+ * @nents:	as for dma_unmap_sg()
+ * @dir:	as for dma_unmap_sg()
+ *
+ * For a test that breaks the DMA API on purpose, to see the mock catch
+ * it.  The call bypasses dma_unmap_sg(), so dma-debug, which keeps its own
+ * books of the mappings and checks every case for errors, never sees it.
+ */
+void ib_mock_dma_unmap_sg_raw(struct ib_mock *mock, struct scatterlist *sg,
+			      int nents, enum dma_data_direction dir)
+{
+	if (!WARN_ON_ONCE(!mock->dma_counted))
+		mock_dma_ops.unmap_sg(mock->dev->dma_device, sg, nents, dir, 0);
+}
+EXPORT_SYMBOL_GPL(ib_mock_dma_unmap_sg_raw);
+
+/**
+ * ib_mock_dma_unmap_page_raw - unmap_page on the mock's DMA ops alone
+ * @mock:	the mock, with counted DMA
+ * @addr:	as for dma_unmap_page()
+ * @size:	as for dma_unmap_page()
+ * @dir:	as for dma_unmap_page()
+ *
+ * As ib_mock_dma_unmap_sg_raw(), for a page mapping.
+ */
+void ib_mock_dma_unmap_page_raw(struct ib_mock *mock, dma_addr_t addr,
+				size_t size, enum dma_data_direction dir)
+{
+	if (!WARN_ON_ONCE(!mock->dma_counted))
+		mock_dma_ops.unmap_page(mock->dev->dma_device, addr, size, dir,
+					0);
+}
+EXPORT_SYMBOL_GPL(ib_mock_dma_unmap_page_raw);
+
 MODULE_DESCRIPTION("Mock RDMA device for KUnit tests of ib_core");
 MODULE_LICENSE("GPL");

@@ -201,5 +201,9 @@ bool ib_mock_dma_sg_live(struct ib_mock *mock, struct scatterlist *sg,
 bool ib_mock_dma_mapped(struct ib_mock *mock, struct page *page,
 			unsigned int offset, size_t len,
 			enum dma_data_direction dir);
+void ib_mock_dma_unmap_sg_raw(struct ib_mock *mock, struct scatterlist *sg,
+			      int nents, enum dma_data_direction dir);
+void ib_mock_dma_unmap_page_raw(struct ib_mock *mock, dma_addr_t addr,
+				size_t size, enum dma_data_direction dir);
 
 #endif /* _IB_MOCK_H */

@@ -5,8 +5,13 @@
  * cases fails if a WARN fired during it that the case did not claim with
  * warn_watch_expect().  KUnit runs one case at a time, so a WARN from
  * anywhere in the kernel while a case runs counts against that case.
+ *
+ * dma-debug (CONFIG_DMA_API_DEBUG) WARNs for the first DMA-API error of a
+ * boot only and counts the others; a case also fails if that count grew
+ * while it ran.
  */
 #include <linux/atomic.h>
+#include <linux/debugfs.h>
 #include <linux/module.h>
 #include <linux/string.h>
 #include <trace/events/error_report.h>
@@ -19,6 +24,9 @@ static unsigned long warn_watch_first;
 /* The misuses that drew their WARN_ON_ONCE() in this boot. */
 static char warn_watch_warned[8][80];
 static unsigned int warn_watch_nr_warned;
+/* dma-debug's error count, NULL without dma-debug. */
+static u32 *warn_watch_dma_errors;
+static u32 warn_watch_dma_errors_start;
 
 static void warn_watch_probe(void *data, enum error_detector detector,
 			     unsigned long caller)
@@ -30,6 +38,34 @@ static void warn_watch_probe(void *data, enum error_detector detector,
 }
 
 /**
+ * warn_watch_knob - the variable behind a debugfs file of a kernel checker
+ * @dir:	the file's directory in debugfs' root, as "failslab"
+ * @name:	the file, as "verbose"
+ *
+ * Files that show a variable (debugfs_create_u32() and the like) keep its
+ * address in their inode's i_private, as debugfs documents.
+ *
+ * Return: the variable, or NULL if there is no such file.
+ */
+void *warn_watch_knob(const char *dir, const char *name)
+{
+	struct dentry *parent = debugfs_lookup(dir, NULL);
+	struct dentry *file;
+	void *data = NULL;
+
+	if (!parent)
+		return NULL;
+	file = debugfs_lookup(name, parent);
+	if (file) {
+		data = d_inode(file)->i_private;
+		dput(file);
+	}
+	dput(parent);
+	return data;
+}
+EXPORT_SYMBOL_GPL(warn_watch_knob);
+
+/**
  * warn_watch_register - start counting WARNs, from a suite's suite_init
  *
  * Return: 0, or the error of the tracepoint registration (-ENOSYS in a
@@ -37,6 +73,9 @@ static void warn_watch_probe(void *data, enum error_detector detector,
  */
 int warn_watch_register(void)
 {
+	if (IS_ENABLED(CONFIG_DMA_API_DEBUG))
+		warn_watch_dma_errors = warn_watch_knob("dma-api",
+							"error_count");
 	return register_trace_error_report_end(warn_watch_probe, NULL);
 }
 EXPORT_SYMBOL_GPL(warn_watch_register);
@@ -52,13 +91,21 @@ void warn_watch_suite_exit(struct kunit_suite *suite)
 }
 EXPORT_SYMBOL_GPL(warn_watch_suite_exit);
 
+static u32 warn_watch_dma_count(void)
+{
+	return warn_watch_dma_errors ? READ_ONCE(*warn_watch_dma_errors) : 0;
+}
+
 static void warn_watch_check(void *data)
 {
 	struct kunit *test = data;
+	u32 dma_errors = warn_watch_dma_count() - warn_watch_dma_errors_start;
 
 	KUNIT_EXPECT_EQ_MSG(test, atomic_read(&warn_watch_count), 0,
 			    "unexpected WARN, the first with caller %pS",
 			    (void *)READ_ONCE(warn_watch_first));
+	KUNIT_EXPECT_EQ_MSG(test, dma_errors, 0,
+			    "DMA-API errors found by dma-debug (the boot's first is in the kernel log)");
 }
 
 /**
@@ -73,6 +120,7 @@ static void warn_watch_check(void *data)
 int warn_watch_case_init(struct kunit *test)
 {
 	atomic_set(&warn_watch_count, 0);
+	warn_watch_dma_errors_start = warn_watch_dma_count();
 	return kunit_add_action_or_reset(test, warn_watch_check, test);
 }
 EXPORT_SYMBOL_GPL(warn_watch_case_init);
@@ -120,5 +168,5 @@ void warn_watch_expect_once(struct kunit *test, const char *misuse)
 }
 EXPORT_SYMBOL_GPL(warn_watch_expect_once);
 
-MODULE_DESCRIPTION("Counting the kernel's WARNs in KUnit cases");
+MODULE_DESCRIPTION("Counting the kernel's WARNs and DMA-API errors in KUnit cases");
 MODULE_LICENSE("GPL");

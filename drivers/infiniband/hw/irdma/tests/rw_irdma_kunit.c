@@ -302,31 +302,36 @@ static void irdma_rw_write_sges(struct kunit *test)
 /*
  * With every MR of the pool in use, an iWARP READ cannot fall back to
  * SGEs: -EAGAIN, and the next one works once an I/O gives its MR back.
+ * Each I/O reads into a page of its own: the device may not write one
+ * buffer through two mappings at once.
  */
 static void irdma_rw_read_pool_empty(struct kunit *test)
 {
-	struct rw_env *env = rw_env_create(test, 1);
+	struct rw_env *env = rw_env_create(test, RW_POOL_MRS + 1);
+	struct scatterlist *sgs[RW_POOL_MRS + 1], *sg;
 	struct rdma_rw_ctx ctx[RW_POOL_MRS + 1];
 	u32 i;
 
+	for_each_sgtable_sg(&env->sgt, sg, i)
+		sgs[i] = sg;
 	for (i = 0; i < RW_POOL_MRS; i++)
 		KUNIT_ASSERT_EQ(test, rdma_rw_ctx_init(&ctx[i], env->qp, 1,
-						       env->sgt.sgl, 1, 0,
+						       sgs[i], 1, 0,
 						       REMOTE_ADDR, REMOTE_KEY,
 						       DMA_FROM_DEVICE), 2);
-	KUNIT_EXPECT_EQ(test, rdma_rw_ctx_init(&ctx[i], env->qp, 1,
-					       env->sgt.sgl, 1, 0, REMOTE_ADDR,
-					       REMOTE_KEY, DMA_FROM_DEVICE),
+	KUNIT_EXPECT_EQ(test, rdma_rw_ctx_init(&ctx[i], env->qp, 1, sgs[i], 1,
+					       0, REMOTE_ADDR, REMOTE_KEY,
+					       DMA_FROM_DEVICE),
 			-EAGAIN);
 	KUNIT_EXPECT_EQ(test, env->qp->mrs_used, RW_POOL_MRS);
 
-	rdma_rw_ctx_destroy(&ctx[0], env->qp, 1, env->sgt.sgl, 1,
-			    DMA_FROM_DEVICE);
-	KUNIT_EXPECT_EQ(test, rdma_rw_ctx_init(&ctx[0], env->qp, 1,
-					       env->sgt.sgl, 1, 0, REMOTE_ADDR,
-					       REMOTE_KEY, DMA_FROM_DEVICE), 2);
-	for (i = 0; i < RW_POOL_MRS; i++)
-		rdma_rw_ctx_destroy(&ctx[i], env->qp, 1, env->sgt.sgl, 1,
+	rdma_rw_ctx_destroy(&ctx[0], env->qp, 1, sgs[0], 1, DMA_FROM_DEVICE);
+	KUNIT_EXPECT_EQ(test, rdma_rw_ctx_init(&ctx[0], env->qp, 1, sgs[i], 1,
+					       0, REMOTE_ADDR, REMOTE_KEY,
+					       DMA_FROM_DEVICE), 2);
+	rdma_rw_ctx_destroy(&ctx[0], env->qp, 1, sgs[i], 1, DMA_FROM_DEVICE);
+	for (i = 1; i < RW_POOL_MRS; i++)
+		rdma_rw_ctx_destroy(&ctx[i], env->qp, 1, sgs[i], 1,
 				    DMA_FROM_DEVICE);
 	KUNIT_EXPECT_EQ(test, env->qp->mrs_used, 0);
 }

@@ -1248,7 +1248,7 @@ static enum ib_wc_status mock_invalidate(struct ib_qp *ibqp, u32 key)
 {
 	struct mock_mr *mr = mock_find_mr(ibqp, key);
 
-	/* Invalidating an invalid MR is allowed, with its last key. */
+	/* As in rxe: an invalid MR may be invalidated again by its last key. */
 	if (!mr || mr->state == MOCK_MR_FREE || mr->key != key)
 		return IB_WC_MW_BIND_ERR;
 	mr->state = MOCK_MR_INVALID;

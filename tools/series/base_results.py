@@ -14,6 +14,9 @@ failure and every listed case that passed or did not run.  "fixed": with
 the fixes applied every case must pass, the listed ones too; prints
 "PASS kunit-fixed: N cases, the K listed pass" or the FAIL lines.
 Last line: "<passed> <failed>" for check.sh's tally.
+Under each unlisted failure go the first lines the case printed, from
+the kernel log beside its JSON file (the same name, ending .log), so that
+a CI log says why.
 """
 import json
 import sys
@@ -41,6 +44,21 @@ def results(specs):
     return ran, missing
 
 
+def why(logs, name, lines=6):
+    """The first lines case @name ("suite.case[.param]") printed."""
+    prefix = f"# {name.split('.')[1]}: "
+    for path in logs:
+        try:
+            with open(path, errors="replace") as f:
+                text = f.read().splitlines()
+        except OSError:
+            continue
+        for i, line in enumerate(text):
+            if line.strip().startswith(prefix):
+                return [f"    {t.strip()}" for t in text[i:i + lines]]
+    return []
+
+
 def listed(path):
     """{(kernel, suite.case): (bug, fix)} of the list's lines."""
     out = {}
@@ -59,8 +77,10 @@ def main():
     failed = {k for k, s in ran.items() if s != "PASS"}
     bad = [f"FAIL kunit-{mode}: no results in {m}" for m in missing]
     if mode == "base":
-        bad += [f"FAIL kunit-base: {k} {n}: fails, not listed"
-                for k, n in sorted(failed - known.keys())]
+        for k, n in sorted(failed - known.keys()):
+            bad.append(f"FAIL kunit-base: {k} {n}: fails, not listed")
+            bad += why([p.split("=", 1)[1][:-len(".json")] + ".log"
+                        for p in sys.argv[3:] if p.startswith(k + "=")], n)
         bad += [f"FAIL kunit-base: {k} {n}: listed, but "
                 f"{'passed' if (k, n) in ran else 'did not run'}"
                 for k, n in sorted(known.keys() - failed)]

@@ -121,10 +121,15 @@ enum mock_mr_state {
 	MOCK_MR_INVALID,
 };
 
-/* One DMA entry of a live mapping: bus addresses @addr to @addr + @len. */
+/*
+ * One DMA entry of a live mapping: bus addresses @addr to @addr + @len;
+ * for map_sg, @paddr is where the list entry at the same index starts,
+ * which dma-debug recorded with it.
+ */
 struct mock_dma_range {
 	dma_addr_t addr;
 	size_t len;
+	phys_addr_t paddr;
 };
 
 /*
@@ -149,6 +154,7 @@ struct mock_dma_map {
  */
 struct mock_dma {
 	struct ib_mock *mock;
+	struct device *dev;
 	struct device_dma_parameters parms;
 	spinlock_t lock;	/* protects @live and the hint */
 	struct list_head live;
@@ -492,6 +498,8 @@ static int mock_dma_map_sg(struct device *dev, struct scatterlist *sgl,
 		sg->dma_address = i < m->nr_ranges ? m->ranges[i].addr :
 						     DMA_MAPPING_ERROR;
 		sg_dma_len(sg) = i < m->nr_ranges ? m->ranges[i].len : 0;
+		if (i < m->nr_ranges)
+			m->ranges[i].paddr = sg_phys(sg);
 	}
 
 	spin_lock_irqsave(&dma->lock, flags);
@@ -1505,8 +1513,47 @@ static int mock_alloc_pi_buffers(struct kunit *test, struct mock_dev *mdev)
 }
 
 /*
+ * Undo a leaked mapping through the DMA API, so that dma-debug forgets it
+ * too: its entries outlive the device, and a later mapping of the same
+ * cachelines, in whatever test gets the memory next, would count as an
+ * overlap there.  The list that was mapped may be freed by now; one
+ * rebuilt from the DMA entries stands in for it, with one entry more,
+ * which dma-debug reads before it stops.  The unmap ops free @m.
+ */
+static void mock_dma_unmap_leaked(struct mock_dma *dma,
+				  struct mock_dma_map *m)
+{
+	struct scatterlist *sgl;
+	int i;
+
+	if (!m->sg) {
+		dma_unmap_page(dma->dev, m->ranges[0].addr, m->ranges[0].len,
+			       m->dir);
+		return;
+	}
+	sgl = kcalloc(m->nr_ranges + 1, sizeof(*sgl), GFP_KERNEL);
+	if (!sgl) {
+		list_del(&m->node);
+		kfree(m);
+		return;
+	}
+	sg_init_table(sgl, m->nr_ranges + 1);
+	for (i = 0; i < m->nr_ranges; i++) {
+		const struct mock_dma_range *r = &m->ranges[i];
+
+		sg_set_page(&sgl[i], pfn_to_page(PHYS_PFN(r->paddr)), r->len,
+			    offset_in_page(r->paddr));
+		sgl[i].dma_address = r->addr;
+		sg_dma_len(&sgl[i]) = r->len;
+	}
+	m->sg = sgl;
+	dma_unmap_sg(dma->dev, sgl, m->nents, m->dir);
+	kfree(sgl);
+}
+
+/*
  * At the end of the test: whatever is still mapped leaked.  Report it, and
- * forget it.
+ * undo it.
  */
 static void mock_dma_release(void *data)
 {
@@ -1521,8 +1568,7 @@ static void mock_dma_release(void *data)
 			mock_dma_describe(m, was, sizeof(was));
 			KUNIT_FAIL(mock->test, "DMA mapping leaked: %s", was);
 		}
-		list_del(&m->node);
-		kfree(m);
+		mock_dma_unmap_leaked(dma, m);
 	}
 	if (n > MOCK_DMA_REPORT)
 		KUNIT_FAIL(mock->test, "%u more DMA mappings leaked",
@@ -1567,6 +1613,7 @@ static struct device *mock_dma_device(struct kunit *test,
 	if (ret)
 		return ERR_PTR(ret);
 	dev_set_drvdata(dev, dma);
+	dma->dev = dev;
 	ret = kunit_add_action_or_reset(test, mock_dma_release, dma);
 	if (ret)
 		return ERR_PTR(ret);

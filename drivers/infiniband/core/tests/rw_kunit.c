@@ -2612,6 +2612,44 @@ static void rw_test_dma_access(struct kunit *test)
 }
 
 /*
+ * A mapping that a test leaks is reported, and undone as the mock goes:
+ * dma-debug never forgets a mapping, so the next mapping of its cacheline,
+ * in whatever test gets that memory, would count as an overlap against
+ * that test.  The leaks happen in a test of their own here, and the same
+ * cachelines are mapped again afterwards.
+ */
+static void rw_test_dma_leak_undone(struct kunit *test)
+{
+	static const struct rw_shape shape = { "leak", 1 };
+	static const unsigned int offsets[] = { 0, 2 * SMP_CACHE_BYTES };
+	struct rw_buf *buf = rw_buf_alloc(test, &shape);
+	struct kunit leaker;
+	struct ib_mock *mock;
+	u64 addr;
+	u32 i;
+
+	rw_need_dma_counted(test);
+	kunit_init_test(&leaker, "leaker", NULL);
+	mock = ib_mock_create_device(&leaker, &ib_mock_ib);
+	KUNIT_EXPECT_EQ(test, 1, ib_dma_map_sg(mock->dev, buf->sgl, 1,
+					       DMA_FROM_DEVICE));
+	addr = ib_dma_map_page(mock->dev, buf->pages[0], offsets[1], 64,
+			       DMA_FROM_DEVICE);
+	KUNIT_EXPECT_FALSE(test, ib_dma_mapping_error(mock->dev, addr));
+	kunit_cleanup(&leaker);
+	KUNIT_EXPECT_EQ(test, leaker.status, KUNIT_FAILURE);
+
+	/* warn_watch fails the case on any overlap dma-debug counts. */
+	mock = ib_mock_create_device(test, &ib_mock_ib);
+	for (i = 0; i < ARRAY_SIZE(offsets); i++) {
+		addr = ib_dma_map_page(mock->dev, buf->pages[0], offsets[i], 64,
+				       DMA_FROM_DEVICE);
+		KUNIT_ASSERT_FALSE(test, ib_dma_mapping_error(mock->dev, addr));
+		ib_dma_unmap_page(mock->dev, addr, 64, DMA_FROM_DEVICE);
+	}
+}
+
+/*
  * Every profile, API, direction and shape, or with force_mr the shapes
  * marked for it, into the cases from @c up to @end.  Return: where the
  * next case goes, or NULL if they do not fit.
@@ -2687,6 +2725,7 @@ static struct kunit_case rw_test_cases[] = {
 	KUNIT_CASE(rw_test_dma_merged_mr_pages),
 	KUNIT_CASE(rw_test_dma_checker),
 	KUNIT_CASE(rw_test_dma_access),
+	KUNIT_CASE(rw_test_dma_leak_undone),
 	{}
 };
 

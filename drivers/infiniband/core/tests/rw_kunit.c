@@ -1925,22 +1925,19 @@ static void rw_preload_dma_debug(void)
 		radix_tree_preload_end();
 }
 
-/*
- * Run @init's fault case with the @nth slab allocation of this task
- * failing.  Return: whether the count got that far, and the init's result
- * in @ret.
- */
-static bool rw_fail_nth(unsigned int nth, int *ret, struct rdma_rw_ctx *ctx,
-			struct ib_mock *mock, struct rw_buf *buf,
-			struct rw_sig *sig, const struct rw_fault *f)
+/* From here on, fail the @nth slab allocation of this task. */
+static void rw_fail_nth_arm(unsigned int nth)
 {
-	bool reached;
-
 	migrate_disable();
 	rw_preload_dma_debug();
 	current->fail_nth = nth;
-	*ret = rw_fault_init(ctx, mock, buf, sig, f);
-	reached = !current->fail_nth;
+}
+
+/* Stop failing.  Return: whether the count got to its failure. */
+static bool rw_fail_nth_disarm(void)
+{
+	bool reached = !current->fail_nth;
+
 	current->fail_nth = 0;
 	migrate_enable();
 	return reached;
@@ -1951,13 +1948,29 @@ static void rw_failslab_arm(struct kunit *test)
 	kunit_skip(test, "needs CONFIG_FAILSLAB and CONFIG_FAULT_INJECTION_DEBUG_FS");
 }
 
-static bool rw_fail_nth(unsigned int nth, int *ret, struct rdma_rw_ctx *ctx,
-			struct ib_mock *mock, struct rw_buf *buf,
-			struct rw_sig *sig, const struct rw_fault *f)
+static void rw_fail_nth_arm(unsigned int nth)
+{
+}
+
+static bool rw_fail_nth_disarm(void)
 {
 	return false;
 }
 #endif
+
+/*
+ * Run @init's fault case with the @nth slab allocation of this task
+ * failing.  Return: whether the count got that far, and the init's result
+ * in @ret.
+ */
+static bool rw_fail_nth(unsigned int nth, int *ret, struct rdma_rw_ctx *ctx,
+			struct ib_mock *mock, struct rw_buf *buf,
+			struct rw_sig *sig, const struct rw_fault *f)
+{
+	rw_fail_nth_arm(nth);
+	*ret = rw_fault_init(ctx, mock, buf, sig, f);
+	return rw_fail_nth_disarm();
+}
 
 /*
  * I/Os that need memory beyond struct rdma_rw_ctx: more SGEs, work
@@ -2066,6 +2079,55 @@ static void rw_test_alloc_fails(struct kunit *test)
 	KUNIT_EXPECT_GT_MSG(test, refused, 0, "no allocation failed");
 	kunit_info(test, "%u slab allocations, %u of them refused the I/O\n",
 		   n - 1, refused);
+}
+
+/*
+ * DMA entries longer than a page can need more MRs than their count
+ * foretells, and the registrations' array then grows: that allocation
+ * fails like the others, with -ENOMEM and nothing left behind.  One entry
+ * of 8 pages takes two of small_mr's 4-page MRs.
+ */
+static void rw_test_alloc_fails_long_entry(struct kunit *test)
+{
+	const u32 pages = 8;
+	unsigned int n, refused = 0;
+	struct scatterlist sg;
+	struct ib_mock *mock;
+
+	rw_series_promise(test, "MRs filled by pages");
+	rw_failslab_arm(test);
+	mock = ib_mock_create(test, &ib_mock_small_mr, 2, 0);
+	sg_init_table(&sg, 1);
+	sg_set_page(&sg, rw_block_alloc(test, pages), pages * PAGE_SIZE, 0);
+
+	for (n = 1; n < 100; n++) {
+		struct rw_dma_mark mark = rw_dma_mark(mock);
+		struct rdma_rw_ctx ctx;
+		bool reached;
+		int ret;
+
+		rw_ctx_fresh(&ctx);
+		rw_fail_nth_arm(n);
+		ret = rdma_rw_ctx_init(&ctx, mock->qp, RW_PORT, &sg, 1, 0,
+				       mock->remote_addr, mock->remote_rkey,
+				       DMA_FROM_DEVICE);
+		reached = rw_fail_nth_disarm();
+		if (ret > 0) {
+			rdma_rw_ctx_destroy(&ctx, mock->qp, RW_PORT, &sg, 1,
+					    DMA_FROM_DEVICE);
+		} else {
+			KUNIT_EXPECT_EQ_MSG(test, ret, -ENOMEM,
+					    "allocation %u failed", n);
+			KUNIT_EXPECT_EQ(test, ctx.nr_ops, 0);
+			refused++;
+		}
+		rw_expect_pool_whole(test, mock, 2);
+		rw_expect_dma_undone(test, mock, &mark);
+		if (!reached)
+			break;
+	}
+	KUNIT_EXPECT_LT_MSG(test, n, 100, "init never got through");
+	KUNIT_EXPECT_GT_MSG(test, refused, 0, "no allocation failed");
 }
 
 /* An I/O of each kind whose context holds MRs or SGE lists to release. */
@@ -2717,6 +2779,7 @@ static struct kunit_case rw_test_cases[] = {
 	KUNIT_CASE(rw_test_send_queue_depth),
 	KUNIT_CASE_PARAM(rw_test_init_fault, rw_fault_gen_params),
 	KUNIT_CASE_PARAM(rw_test_alloc_fails, rw_alloc_gen_params),
+	KUNIT_CASE(rw_test_alloc_fails_long_entry),
 	KUNIT_CASE_PARAM(rw_test_destroy_twice, rw_release_gen_params),
 	KUNIT_CASE_PARAM(rw_test_wrong_destroy, rw_release_gen_params),
 	KUNIT_CASE(rw_test_offset_skip),

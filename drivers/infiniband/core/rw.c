@@ -27,6 +27,7 @@
 #include <linux/overflow.h>
 #include <linux/sizes.h>
 #include <linux/slab.h>
+#include <linux/t10-pi.h>
 #include <rdma/mr_pool.h>
 #include <rdma/rw.h>
 
@@ -717,6 +718,31 @@ out:
 }
 EXPORT_SYMBOL(rdma_rw_ctx_init_bvec);
 
+/*
+ * The bytes the RDMA READ/WRITE moves through an integrity MR are those
+ * of the wire domain: the data, and a tuple after each interval when the
+ * wire carries PI, whether or not memory holds PI too.  The mapped length
+ * counts the data and the PI in memory (meta_length).
+ */
+static int rdma_rw_sig_wire_len(struct ib_mr *mr, u32 *len)
+{
+	const struct ib_sig_domain *wire = &mr->sig_attrs->wire;
+	u32 interval = wire->sig.dif.pi_interval;
+	u32 data;
+
+	if (check_sub_overflow(mr->length, mr->sig_attrs->meta_length, &data))
+		return -EINVAL;
+	*len = data;
+	if (wire->sig_type == IB_SIG_TYPE_NONE)
+		return 0;
+	if (!interval)
+		return -EINVAL;
+	if (check_add_overflow(data, data / interval *
+			       (u32)sizeof(struct t10_pi_tuple), len))
+		return -EINVAL;
+	return 0;
+}
+
 /**
  * rdma_rw_ctx_signature_init - prepare an RDMA READ or WRITE with T10-PI offload
  * @ctx:	context to initialize; any previous content is discarded
@@ -797,14 +823,9 @@ int rdma_rw_ctx_signature_init(struct rdma_rw_ctx *ctx,
 	}
 
 	reg->sge.addr = mr->iova;
-	reg->sge.length = mr->length;
-	/* Without PI on the wire the peer sees the data alone. */
-	if (sig_attrs->wire.sig_type == IB_SIG_TYPE_NONE &&
-	    check_sub_overflow(reg->sge.length, mr->sig_attrs->meta_length,
-			       &reg->sge.length)) {
-		ret = -EINVAL;
+	ret = rdma_rw_sig_wire_len(mr, &reg->sge.length);
+	if (ret)
 		goto out_put_mr;
-	}
 
 	reg->mr = mr;
 	count = rdma_rw_init_reg_wrs(reg, qp, port_num,

@@ -966,6 +966,42 @@ static void sig_test_refused(struct kunit *test)
 	sig_run_clean(test, mock, &attrs, DMA_TO_DEVICE);
 }
 
+/*
+ * PI on the wire alone needs no PI buffer: prot_sg_cnt 0, as the API
+ * allows.  The transfer still moves the whole wire stream, a tuple after
+ * each interval, inserted on a WRITE and stripped on a READ.
+ */
+static void sig_test_no_pi_list(struct kunit *test)
+{
+	static const enum dma_data_direction dirs[] = {
+		DMA_TO_DEVICE, DMA_FROM_DEVICE,
+	};
+	struct ib_sig_attrs attrs = {};
+	struct ib_mr_status status;
+	struct ib_mock *mock;
+	struct sig_buf *buf;
+	struct ib_mr *mr;
+	u8 *wire;
+	u32 i;
+
+	rw_series_promise(test, "signature I/O without a PI list");
+	sig_isert_wire_only(&attrs);
+	wire = kunit_kmalloc(test, ib_mock_pi_wire_len(&attrs, SIG_DATA_LEN),
+			     GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, wire);
+	for (i = 0; i < ARRAY_SIZE(dirs); i++) {
+		/* A fresh MR each: no LOCAL_INV before the registration. */
+		mock = sig_mock(test, SIG_CTXS);
+		buf = sig_buf_alloc(test, 0);
+		buf->prot_nents = 0;
+		sig_stage(mock, buf, &attrs, dirs[i], NULL, wire);
+		KUNIT_EXPECT_EQ(test, sig_do_io(test, mock, buf, &attrs,
+						dirs[i], &status, &mr), 2);
+		KUNIT_EXPECT_EQ(test, status.fail_status, 0);
+		sig_check_placed(test, mock, buf, &attrs, NULL, wire);
+	}
+}
+
 /* More PI entries than an integrity MR maps are refused the same way. */
 static void sig_test_many_prot(struct kunit *test)
 {
@@ -1502,6 +1538,7 @@ static struct kunit_case sig_test_cases[] = {
 	KUNIT_CASE(sig_test_send_queue_depth),
 	KUNIT_CASE_PARAM(sig_test_refused, sig_refusal_gen_params),
 	KUNIT_CASE(sig_test_many_prot),
+	KUNIT_CASE(sig_test_no_pi_list),
 	KUNIT_CASE(sig_test_mock_pi_pages),
 	KUNIT_CASE(sig_test_no_integrity),
 	KUNIT_CASE(sig_test_pool_empty),

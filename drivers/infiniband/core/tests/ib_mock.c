@@ -377,8 +377,35 @@ found:
 }
 
 /*
+ * Whether live mappings whose direction is in @dirs hold every byte of
+ * @addr to @addr + @len, with dma->lock held.  Mostly one does; else the
+ * access spans mappings that follow each other in bus address space, as
+ * the pieces of one page that a list maps one by one.
+ */
+static bool mock_dma_covered(struct mock_dma *dma, u64 addr, u64 len,
+			     unsigned int dirs)
+{
+	const struct mock_dma_range *r;
+	struct mock_dma_map *m;
+	u64 held;
+
+	if (mock_dma_lookup(dma, addr, len, dirs))
+		return true;
+	while (len) {
+		m = mock_dma_lookup(dma, addr, 1, dirs);
+		if (!m)
+			return false;
+		r = &m->ranges[dma->hint_range];
+		held = min(r->addr + r->len - addr, len);
+		addr += held;
+		len -= held;
+	}
+	return true;
+}
+
+/*
  * The CPU address of the @len bytes at bus address @addr that the device
- * is to write (@write) or read.  With counting DMA a live mapping whose
+ * is to write (@write) or read.  With counting DMA live mappings whose
  * direction allows that must hold all of them, or there is none: NULL.
  */
 static u8 *mock_dma_ptr(struct mock_dev *mdev, u64 addr, u64 len,
@@ -393,7 +420,7 @@ static u8 *mock_dma_ptr(struct mock_dev *mdev, u64 addr, u64 len,
 	if (!dma)
 		return (u8 *)(uintptr_t)addr;
 	spin_lock_irqsave(&dma->lock, flags);
-	live = mock_dma_lookup(dma, addr, len, dirs);
+	live = mock_dma_covered(dma, addr, len, dirs);
 	spin_unlock_irqrestore(&dma->lock, flags);
 	return live ? phys_to_virt(addr - IB_MOCK_DMA_OFFSET) : NULL;
 }

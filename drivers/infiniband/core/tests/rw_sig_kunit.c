@@ -1002,6 +1002,83 @@ static void sig_test_no_pi_list(struct kunit *test)
 	}
 }
 
+/*
+ * @nents entries that cut the bytes of @sgl into pieces of one length,
+ * each inside one entry of @sgl, following each other as a block layer
+ * request may hand them over.
+ */
+static struct scatterlist *sig_pieces(struct kunit *test,
+				      struct scatterlist *sgl, u32 nents)
+{
+	struct scatterlist *out = kunit_kcalloc(test, nents, sizeof(*out),
+						GFP_KERNEL);
+	struct scatterlist *sg;
+	u32 len = 0, piece, off, i, k = 0;
+
+	KUNIT_ASSERT_NOT_NULL(test, out);
+	for_each_sg(sgl, sg, sg_nents(sgl), i)
+		len += sg->length;
+	piece = len / nents;
+	KUNIT_ASSERT_GT(test, piece, 0);
+	sg_init_table(out, nents);
+	for_each_sg(sgl, sg, sg_nents(sgl), i) {
+		KUNIT_ASSERT_EQ(test, sg->length % piece, 0);
+		for (off = 0; off < sg->length; off += piece)
+			sg_set_page(&out[k++], sg_page(sg), piece,
+				    sg->offset + off);
+	}
+	KUNIT_ASSERT_EQ(test, k, nents);
+	return out;
+}
+
+/*
+ * Data and PI lists of exactly as many entries as an integrity MR maps
+ * are not too long: a WRITE with both cut into max_pi_fr_pages pieces
+ * moves the same wire stream as with whole pages.
+ */
+static void sig_test_lists_at_limit(struct kunit *test)
+{
+	struct ib_mock *mock = sig_mock(test, SIG_CTXS);
+	struct ib_mock_done done = IB_MOCK_DONE_INIT;
+	u32 n = mock->profile->max_pi_fr_pages;
+	size_t prot_len = SIG_DATA_LEN / 512 * SIG_TUPLE;
+	struct sig_buf *buf = sig_buf_alloc(test, prot_len);
+	u8 *prot = kunit_kmalloc(test, prot_len, GFP_KERNEL);
+	struct scatterlist *data, *pi;
+	struct ib_mr_status status;
+	struct ib_sig_attrs attrs;
+	struct rdma_rw_ctx ctx;
+	int wqes;
+	u8 *wire;
+
+	sig_default_attrs(&attrs);
+	wire = kunit_kmalloc(test, ib_mock_pi_wire_len(&attrs, SIG_DATA_LEN),
+			     GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, prot);
+	KUNIT_ASSERT_NOT_NULL(test, wire);
+	data = sig_pieces(test, buf->data_sg, n);
+	pi = sig_pieces(test, buf->prot_sg, n);
+	sig_stage(mock, buf, &attrs, DMA_TO_DEVICE, prot, wire);
+
+	wqes = rdma_rw_ctx_signature_init(&ctx, mock->qp, SIG_PORT, data, n,
+					  pi, n, &attrs,
+					  mock->remote_addr + SIG_REMOTE_OFF,
+					  mock->remote_rkey, DMA_TO_DEVICE);
+	KUNIT_ASSERT_EQ(test, wqes, 2);
+	KUNIT_ASSERT_EQ(test, 0, rdma_rw_ctx_post(&ctx, mock->qp, SIG_PORT,
+						  &done.cqe, NULL));
+	KUNIT_EXPECT_EQ(test, ib_mock_poll(mock), 1);
+	KUNIT_EXPECT_EQ(test, done.status, IB_WC_SUCCESS);
+	KUNIT_EXPECT_EQ(test, 0, ib_check_mr_status(ctx.reg->mr,
+						    IB_MR_CHECK_SIG_STATUS,
+						    &status));
+	KUNIT_EXPECT_EQ(test, status.fail_status, 0);
+	rdma_rw_ctx_destroy_signature(&ctx, mock->qp, SIG_PORT, data, n, pi, n,
+				      DMA_TO_DEVICE);
+	sig_check_placed(test, mock, buf, &attrs, prot, wire);
+	sig_expect_pool_whole(test, mock, SIG_CTXS);
+}
+
 /* More PI entries than an integrity MR maps are refused the same way. */
 static void sig_test_many_prot(struct kunit *test)
 {
@@ -1537,6 +1614,7 @@ static struct kunit_case sig_test_cases[] = {
 	KUNIT_CASE(sig_test_chain),
 	KUNIT_CASE(sig_test_send_queue_depth),
 	KUNIT_CASE_PARAM(sig_test_refused, sig_refusal_gen_params),
+	KUNIT_CASE(sig_test_lists_at_limit),
 	KUNIT_CASE(sig_test_many_prot),
 	KUNIT_CASE(sig_test_no_pi_list),
 	KUNIT_CASE(sig_test_mock_pi_pages),

@@ -728,18 +728,20 @@ static int rdma_rw_sig_wire_len(struct ib_mr *mr, u32 *len)
 {
 	const struct ib_sig_domain *wire = &mr->sig_attrs->wire;
 	u32 interval = wire->sig.dif.pi_interval;
+	u64 bytes;
 	u32 data;
 
 	if (check_sub_overflow(mr->length, mr->sig_attrs->meta_length, &data))
 		return -EINVAL;
-	*len = data;
-	if (wire->sig_type == IB_SIG_TYPE_NONE)
-		return 0;
-	if (!interval)
+	bytes = data;
+	if (wire->sig_type != IB_SIG_TYPE_NONE) {
+		if (!interval)
+			return -EINVAL;
+		bytes += (u64)(data / interval) * sizeof(struct t10_pi_tuple);
+	}
+	if (bytes > U32_MAX)
 		return -EINVAL;
-	if (check_add_overflow(data, data / interval *
-			       (u32)sizeof(struct t10_pi_tuple), len))
-		return -EINVAL;
+	*len = bytes;
 	return 0;
 }
 

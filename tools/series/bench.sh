@@ -14,15 +14,18 @@
 #
 #   bench.sh build      build both kernels, $BENCH/obj-{ours,base}/linux
 #   bench.sh run        boot each kernel with only ib_core_rw_bench
-#                       enabled, ours first, and join the two logs into
-#                       one table ($BENCH/table.txt)
+#                       enabled, ours then base, in BENCH_ROUNDS rounds
+#                       (default 3), and join the logs into one table
+#                       whose last three lines sum it up ($BENCH/table.txt)
 #   bench.sh e2e        boot each kernel as the guests of the rdma
 #                       kselftest (e2e.sh): every user over siw and rxe,
 #                       ours then base, three times, and compare fio's
 #                       figures, medians with their spread ($BENCH/e2e.txt)
 #
 # BENCH_BATCH (default 10000) is the number of I/Os of a timed batch,
-# BENCH_BATCHES (default 9) the number of batches whose median is kept.
+# BENCH_BATCHES (default 9) the number of batches whose median is kept,
+# BENCH_ROUNDS (default 3) the number of boots of each kernel, whose
+# medians and spread the table shows.
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -30,6 +33,7 @@ bench=${BENCH:-$BUILD/bench}
 src=$bench/src
 batch=${BENCH_BATCH:-10000}
 batches=${BENCH_BATCHES:-9}
+rounds=${BENCH_ROUNDS:-3}
 
 fragments=("$here/configs/bench.config" "$here/configs/um-guest.config"
 	"$src/tools/testing/selftests/rdma/config")
@@ -86,9 +90,9 @@ build() {
 }
 
 run() {
-	local side=$1 log=$bench/run-$1.log
+	local side=$1 round=$2 log=$bench/run-$1-$2.log
 
-	echo "bench: running ib_core_rw_bench on the $side rw.c" \
+	echo "bench: round $round, ib_core_rw_bench on the $side rw.c" \
 		"($batches batches of $batch I/Os per case)"
 	kunit "$side" exec --raw_output=all --timeout=3600 \
 		--kernel_args="rw_bench_kunit.batch=$batch" \
@@ -117,10 +121,20 @@ run)
 			exit 1
 		}
 	done
-	run ours
-	run base
-	python3 "$here/bench_table.py" "$bench/run-ours.log" \
-		"$bench/run-base.log" "$(uname -srm)" | tee "$bench/table.txt"
+	# Alternate the sides, so that a machine that slows down or speeds
+	# up during the run weighs on both alike.
+	logs=()
+	for round in $(seq "$rounds"); do
+		for side in ours base; do
+			run "$side" "$round"
+			logs+=("$bench/run-$side-$round.log")
+		done
+	done
+	cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)
+	python3 "$here/bench_table.py" "$(uname -srm), $(nproc) x ${cpu:-?}" \
+		"${logs[@]}" >"$bench/table.txt"
+	sed -n '/^bench: /p' "$bench/table.txt"
+	echo "bench: the table is in $bench/table.txt"
 	;;
 e2e)
 	rm -f "$bench/e2e.log"

@@ -34,17 +34,21 @@ struct rdma_rw_reg_ctx {
  * @nr_ops:	number of RDMA READ/WRITE work requests, not counting the
  *		registration ones; zero when the context holds nothing, so a
  *		ULP may test it to know whether a destroy is due
- * @type:	which member of the union below is in use (private to rw.c)
+ * @type:	the shape of the I/O, which tells the members of the unions in
+ *		use (private to rw.c)
  * @bvec:	the context was set up by rdma_rw_ctx_init_bvec()
- * @single:	one SGE and one work request, kept inline
- * @single.sge:	the SGE
- * @single.wr:	the work request
- * @map:	several SGEs spread over several work requests
- * @map.sges:	all SGEs of the I/O
- * @map.wrs:	@nr_ops work requests, each with a slice of @map.sges
- * @reg:	@nr_ops registrations, each with its own work requests
- * @sgt:	rdma_rw_ctx_init_bvec() only: the DMA-mapped scatterlist that
- *		was built from the bio_vecs for registration
+ * @sge:	the SGE of an I/O of one SGE
+ * @sges:	the SGEs of an I/O of several
+ * @wrs:	their work requests, @nr_ops of them, each with a slice of
+ *		@sges; &@wr when a scatterlist I/O needs only one
+ * @reg:	the @nr_ops registrations of an I/O through MRs, each with its
+ *		own work requests
+ * @wr:		the work request of an I/O whose SGEs fit in one, inline
+ * @sgt:	rdma_rw_ctx_init_bvec() only, beside @reg: the DMA-mapped
+ *		scatterlist that was built from the bio_vecs for registration
+ *
+ * A ULP may read @nr_ops, and @reg->mr of a signature I/O to check its
+ * status; the rest is rw.c's.
  */
 struct rdma_rw_ctx {
 	u32			nr_ops;
@@ -52,20 +56,16 @@ struct rdma_rw_ctx {
 	bool			bvec;
 
 	union {
-		struct {
-			struct ib_sge		sge;
-			struct ib_rdma_wr	wr;
-		} single;
-
+		struct ib_sge		sge;
 		struct {
 			struct ib_sge		*sges;
 			struct ib_rdma_wr	*wrs;
-		} map;
-
-		struct {
-			struct rdma_rw_reg_ctx	*reg;
-			struct sg_table		sgt;
 		};
+		struct rdma_rw_reg_ctx	*reg;
+	};
+	union {
+		struct ib_rdma_wr	wr;
+		struct sg_table		sgt;
 	};
 };
 

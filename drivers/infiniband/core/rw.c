@@ -78,10 +78,11 @@ static bool rdma_rw_mr_required(struct ib_device *dev, u32 port_num,
 
 /*
  * MRs are required, or the device prefers one registration over a READ
- * whose SGE list is longer than max_sgl_rd.
+ * whose SGE list is longer than max_sgl_rd.  On every I/O: inlined.
  */
-static bool rdma_rw_io_needs_mr(struct ib_device *dev, u32 port_num,
-				enum dma_data_direction dir, u32 dma_nents)
+static __always_inline bool
+rdma_rw_io_needs_mr(struct ib_device *dev, u32 port_num,
+		    enum dma_data_direction dir, u32 dma_nents)
 {
 	u32 max_sgl_rd = dev->attrs.max_sgl_rd;
 
@@ -129,14 +130,23 @@ static int rdma_rw_no_mr(struct ib_qp *qp, struct list_head *pool,
 	return needed > owned ? -EINVAL : -EAGAIN;
 }
 
+/*
+ * Every field is written, the I/O's one work request is on the hot path,
+ * and a memset of its 56 bytes is a rep stos on x86, slower than the
+ * stores.
+ */
 static void rdma_rw_init_rdma_wr(struct ib_rdma_wr *wr, struct ib_sge *sges,
 				 u32 nr_sge, u64 remote_addr, u32 rkey,
 				 enum dma_data_direction dir)
 {
-	wr->wr.opcode = dir == DMA_TO_DEVICE ? IB_WR_RDMA_WRITE :
-					       IB_WR_RDMA_READ;
+	wr->wr.next = NULL;
+	wr->wr.wr_cqe = NULL;
 	wr->wr.sg_list = sges;
 	wr->wr.num_sge = nr_sge;
+	wr->wr.opcode = dir == DMA_TO_DEVICE ? IB_WR_RDMA_WRITE :
+					       IB_WR_RDMA_READ;
+	wr->wr.send_flags = 0;
+	wr->wr.ex.imm_data = 0;
 	wr->remote_addr = remote_addr;
 	wr->rkey = rkey;
 }
@@ -313,23 +323,70 @@ out_put_mrs:
 	return ret;
 }
 
+static void rdma_rw_sg_to_sge(struct ib_qp *qp, struct scatterlist *sg,
+			      u32 offset, struct ib_sge *sge)
+{
+	sge->addr = sg_dma_address(sg) + offset;
+	sge->length = sg_dma_len(sg) - offset;
+	sge->lkey = qp->pd->local_dma_lkey;
+}
+
+/* sg_next() is a call: none past the last entry. */
+static void rdma_rw_sg_to_sges(struct ib_qp *qp, struct scatterlist *sg,
+			       u32 nents, u32 offset, struct ib_sge *sges)
+{
+	u32 i;
+
+	rdma_rw_sg_to_sge(qp, sg, offset, &sges[0]);
+	for (i = 1; i < nents; i++) {
+		sg = sg_next(sg);
+		rdma_rw_sg_to_sge(qp, sg, 0, &sges[i]);
+	}
+}
+
 /*
- * Spread @nr_sge SGEs over RDMA READ/WRITEs of at most max_sge each.  On
- * success the context owns @sges.
+ * Where the SGEs and work requests of a multi-SGE I/O go: the SGEs into
+ * an array of their own, and a lone work request into the context, as
+ * most I/Os have, or several into a second array.  The context owns the
+ * arrays.
  */
-static int rdma_rw_build_sge_wrs(struct rdma_rw_ctx *ctx, struct ib_qp *qp,
-				 struct ib_sge *sges, u32 nr_sge,
-				 u64 remote_addr, u32 rkey,
+static int rdma_rw_alloc_sge_wrs(struct rdma_rw_ctx *ctx, u32 nr_sge,
+				 u32 nr_ops)
+{
+	ctx->sges = kmalloc_array(nr_sge, sizeof(*ctx->sges), GFP_KERNEL);
+	if (!ctx->sges)
+		return -ENOMEM;
+	if (nr_ops == 1) {
+		ctx->wrs = &ctx->wr;
+		return 0;
+	}
+	ctx->wrs = kmalloc_array(nr_ops, sizeof(*ctx->wrs), GFP_KERNEL);
+	if (!ctx->wrs) {
+		kfree(ctx->sges);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+static void rdma_rw_free_sge_wrs(struct rdma_rw_ctx *ctx)
+{
+	if (ctx->wrs != &ctx->wr)
+		kfree(ctx->wrs);
+	kfree(ctx->sges);
+}
+
+/*
+ * Spread the context's @nr_sge SGEs over its RDMA READ/WRITEs, max_sge
+ * each.  Returns their count.
+ */
+static int rdma_rw_chain_sge_wrs(struct rdma_rw_ctx *ctx, u32 nr_sge,
+				 u32 max_sge, u64 remote_addr, u32 rkey,
 				 enum dma_data_direction dir)
 {
-	u32 max_sge = rdma_rw_max_sge(qp, dir);
 	u32 nr_ops = rdma_rw_div_up(nr_sge, max_sge);
-	struct ib_rdma_wr *wrs;
+	struct ib_rdma_wr *wrs = ctx->wrs;
+	struct ib_sge *sges = ctx->sges;
 	u32 i, j;
-
-	wrs = kcalloc(nr_ops, sizeof(*wrs), GFP_KERNEL);
-	if (!wrs)
-		return -ENOMEM;
 
 	for (i = 0; i < nr_ops; i++) {
 		u32 first = i * max_sge;
@@ -343,44 +400,49 @@ static int rdma_rw_build_sge_wrs(struct rdma_rw_ctx *ctx, struct ib_qp *qp,
 			wrs[i - 1].wr.next = &wrs[i].wr;
 	}
 
-	ctx->map.sges = sges;
-	ctx->map.wrs = wrs;
 	ctx->nr_ops = nr_ops;
 	ctx->type = RDMA_RW_MULTI_WR;
 	return nr_ops;
 }
 
-/* The SGE is already in ctx->single.sge. */
+/* One SGE per mapped entry. */
+static int rdma_rw_build_sge_wrs(struct rdma_rw_ctx *ctx, struct ib_qp *qp,
+				 struct scatterlist *sg, u32 nents, u32 offset,
+				 u64 remote_addr, u32 rkey,
+				 enum dma_data_direction dir)
+{
+	u32 max_sge = rdma_rw_max_sge(qp, dir);
+	int ret;
+
+	ret = rdma_rw_alloc_sge_wrs(ctx, nents, rdma_rw_div_up(nents, max_sge));
+	if (ret)
+		return ret;
+	rdma_rw_sg_to_sges(qp, sg, nents, offset, ctx->sges);
+	return rdma_rw_chain_sge_wrs(ctx, nents, max_sge, remote_addr, rkey,
+				     dir);
+}
+
+/* The SGE is already in ctx->sge. */
 static int rdma_rw_init_single_wr(struct rdma_rw_ctx *ctx, u64 remote_addr,
 				  u32 rkey, enum dma_data_direction dir)
 {
-	rdma_rw_init_rdma_wr(&ctx->single.wr, &ctx->single.sge, 1, remote_addr,
+	rdma_rw_init_rdma_wr(&ctx->wr, &ctx->sge, 1, remote_addr,
 			     rkey, dir);
 	ctx->nr_ops = 1;
 	ctx->type = RDMA_RW_SINGLE_WR;
 	return 1;
 }
 
-static void rdma_rw_sg_to_sges(struct ib_qp *qp, struct scatterlist *sg,
-			       u32 nents, u32 offset, struct ib_sge *sges)
+/*
+ * Build the work requests for @nents mapped entries, in the best shape.
+ * Inlined, as the helpers every I/O takes are: an I/O of one SGE costs
+ * about as much as a call with nine arguments.
+ */
+static __always_inline int
+rdma_rw_init_sg_wrs(struct rdma_rw_ctx *ctx, struct ib_qp *qp, u32 port_num,
+		    struct scatterlist *sg, u32 nents, u32 offset,
+		    u64 remote_addr, u32 rkey, enum dma_data_direction dir)
 {
-	u32 i;
-
-	for (i = 0; i < nents; i++, sg = sg_next(sg)) {
-		sges[i].addr = sg_dma_address(sg) + offset;
-		sges[i].length = sg_dma_len(sg) - offset;
-		sges[i].lkey = qp->pd->local_dma_lkey;
-		offset = 0;
-	}
-}
-
-/* Build the work requests for @nents mapped entries, in the best shape. */
-static int rdma_rw_init_sg_wrs(struct rdma_rw_ctx *ctx, struct ib_qp *qp,
-			       u32 port_num, struct scatterlist *sg, u32 nents,
-			       u32 offset, u64 remote_addr, u32 rkey,
-			       enum dma_data_direction dir)
-{
-	struct ib_sge *sges;
 	int ret;
 
 	if (rdma_rw_io_needs_mr(qp->device, port_num, dir, nents)) {
@@ -392,19 +454,11 @@ static int rdma_rw_init_sg_wrs(struct rdma_rw_ctx *ctx, struct ib_qp *qp,
 	}
 
 	if (nents == 1) {
-		rdma_rw_sg_to_sges(qp, sg, 1, offset, &ctx->single.sge);
+		rdma_rw_sg_to_sge(qp, sg, offset, &ctx->sge);
 		return rdma_rw_init_single_wr(ctx, remote_addr, rkey, dir);
 	}
-
-	sges = kcalloc(nents, sizeof(*sges), GFP_KERNEL);
-	if (!sges)
-		return -ENOMEM;
-	rdma_rw_sg_to_sges(qp, sg, nents, offset, sges);
-	ret = rdma_rw_build_sge_wrs(ctx, qp, sges, nents, remote_addr, rkey,
-				    dir);
-	if (ret < 0)
-		kfree(sges);
-	return ret;
+	return rdma_rw_build_sge_wrs(ctx, qp, sg, nents, offset, remote_addr,
+				     rkey, dir);
 }
 
 /*
@@ -460,7 +514,9 @@ int rdma_rw_ctx_init(struct rdma_rw_ctx *ctx, struct ib_qp *qp,
 	u32 nents;
 	int ret;
 
-	memset(ctx, 0, sizeof(*ctx));
+	/* A failed init leaves nothing to destroy; success writes the rest. */
+	ctx->nr_ops = 0;
+	ctx->bvec = false;
 	if (!sg_cnt || !rdma_rw_valid_dir(dir))
 		return -EINVAL;
 
@@ -579,35 +635,29 @@ static int rdma_rw_init_sge_bvec(struct rdma_rw_ctx *ctx, struct ib_qp *qp,
 				 u64 remote_addr, u32 rkey,
 				 enum dma_data_direction dir)
 {
-	struct ib_sge *sges;
+	u32 max_sge = rdma_rw_max_sge(qp, dir);
 	int ret;
 
 	if (nr_sge == 1) {
 		ret = rdma_rw_map_bvec_sges(qp, bvecs, nr_bvec, iter,
-					    &ctx->single.sge, 1, dir);
+					    &ctx->sge, 1, dir);
 		if (ret)
 			return ret;
 		return rdma_rw_init_single_wr(ctx, remote_addr, rkey, dir);
 	}
 
-	sges = kcalloc(nr_sge, sizeof(*sges), GFP_KERNEL);
-	if (!sges)
-		return -ENOMEM;
-	ret = rdma_rw_map_bvec_sges(qp, bvecs, nr_bvec, iter, sges, nr_sge,
-				    dir);
+	ret = rdma_rw_alloc_sge_wrs(ctx, nr_sge,
+				    rdma_rw_div_up(nr_sge, max_sge));
 	if (ret)
-		goto out_free;
-	ret = rdma_rw_build_sge_wrs(ctx, qp, sges, nr_sge, remote_addr, rkey,
-				    dir);
-	if (ret < 0)
-		goto out_unmap;
-	return ret;
-
-out_unmap:
-	rdma_rw_unmap_sges(qp->device, sges, nr_sge, dir);
-out_free:
-	kfree(sges);
-	return ret;
+		return ret;
+	ret = rdma_rw_map_bvec_sges(qp, bvecs, nr_bvec, iter, ctx->sges,
+				    nr_sge, dir);
+	if (ret) {
+		rdma_rw_free_sge_wrs(ctx);
+		return ret;
+	}
+	return rdma_rw_chain_sge_wrs(ctx, nr_sge, max_sge, remote_addr, rkey,
+				     dir);
 }
 
 /*
@@ -695,7 +745,7 @@ int rdma_rw_ctx_init_bvec(struct rdma_rw_ctx *ctx, struct ib_qp *qp,
 	u32 nr_sge = 0;
 	int ret;
 
-	memset(ctx, 0, sizeof(*ctx));
+	ctx->nr_ops = 0;
 	if (!nr_bvec || !iter.bi_size || !rdma_rw_valid_dir(dir))
 		return -EINVAL;
 
@@ -912,11 +962,11 @@ struct ib_send_wr *rdma_rw_ctx_wrs(struct rdma_rw_ctx *ctx,
 		last = &ctx->reg[ctx->nr_ops - 1].wr.wr;
 		break;
 	case RDMA_RW_MULTI_WR:
-		first = &ctx->map.wrs[0].wr;
-		last = &ctx->map.wrs[ctx->nr_ops - 1].wr;
+		first = &ctx->wrs[0].wr;
+		last = &ctx->wrs[ctx->nr_ops - 1].wr;
 		break;
 	default:
-		first = &ctx->single.wr.wr;
+		first = &ctx->wr.wr;
 		last = first;
 		break;
 	}
@@ -956,8 +1006,12 @@ int rdma_rw_ctx_post(struct rdma_rw_ctx *ctx, struct ib_qp *qp,
 }
 EXPORT_SYMBOL(rdma_rw_ctx_post);
 
-/* Return the context's MRs to their pool and free its arrays. */
-static void rdma_rw_free_wrs(struct rdma_rw_ctx *ctx, struct ib_qp *qp)
+/*
+ * Return the context's MRs to their pool and free its arrays.  On every
+ * destroy, mostly with nothing to do: inlined.
+ */
+static __always_inline void rdma_rw_free_wrs(struct rdma_rw_ctx *ctx,
+					     struct ib_qp *qp)
 {
 	struct rdma_rw_reg_ctx *reg;
 
@@ -972,8 +1026,7 @@ static void rdma_rw_free_wrs(struct rdma_rw_ctx *ctx, struct ib_qp *qp)
 		kfree(ctx->reg);
 		break;
 	case RDMA_RW_MULTI_WR:
-		kfree(ctx->map.wrs);
-		kfree(ctx->map.sges);
+		rdma_rw_free_sge_wrs(ctx);
 		break;
 	}
 	ctx->nr_ops = 0;
@@ -1009,6 +1062,16 @@ void rdma_rw_ctx_destroy(struct rdma_rw_ctx *ctx,
 }
 EXPORT_SYMBOL(rdma_rw_ctx_destroy);
 
+/* The SGEs of a multi-WR context, as its work requests carry them. */
+static u32 rdma_rw_nr_sge(struct rdma_rw_ctx *ctx)
+{
+	u32 i, n = 0;
+
+	for (i = 0; i < ctx->nr_ops; i++)
+		n += ctx->wrs[i].wr.num_sge;
+	return n;
+}
+
 /**
  * rdma_rw_ctx_destroy_bvec - release what rdma_rw_ctx_init_bvec() set up
  * @ctx:	context to release
@@ -1025,8 +1088,6 @@ void rdma_rw_ctx_destroy_bvec(struct rdma_rw_ctx *ctx, struct ib_qp *qp,
 			      u32 port_num, const struct bio_vec *bvecs,
 			      u32 nr_bvec, enum dma_data_direction dir)
 {
-	u32 i, nr_sge = 0;
-
 	if (!ctx->nr_ops)
 		return;
 	if (WARN_ON_ONCE(!ctx->bvec))
@@ -1038,12 +1099,11 @@ void rdma_rw_ctx_destroy_bvec(struct rdma_rw_ctx *ctx, struct ib_qp *qp,
 		sg_free_table(&ctx->sgt);
 		break;
 	case RDMA_RW_MULTI_WR:
-		for (i = 0; i < ctx->nr_ops; i++)
-			nr_sge += ctx->map.wrs[i].wr.num_sge;
-		rdma_rw_unmap_sges(qp->device, ctx->map.sges, nr_sge, dir);
+		rdma_rw_unmap_sges(qp->device, ctx->sges, rdma_rw_nr_sge(ctx),
+				   dir);
 		break;
 	default:
-		rdma_rw_unmap_sges(qp->device, &ctx->single.sge, 1, dir);
+		rdma_rw_unmap_sges(qp->device, &ctx->sge, 1, dir);
 		break;
 	}
 	rdma_rw_free_wrs(ctx, qp);

@@ -813,7 +813,8 @@ static void rw_pool_exhausted(struct kunit *test,
 	} else {
 		KUNIT_EXPECT_EQ(test, ret, 1);
 		KUNIT_EXPECT_EQ(test, ctx.nr_ops, 1);
-		KUNIT_EXPECT_EQ(test, ctx.map.wrs[0].wr.num_sge, 8);
+		KUNIT_EXPECT_EQ(test, rdma_rw_ctx_wrs(&ctx, mock->qp, RW_PORT,
+						      NULL, NULL)->num_sge, 8);
 	}
 	if (fallback || !RW_BASE)
 		rdma_rw_ctx_destroy(&ctx, mock->qp, RW_PORT, buf->sgl, 8,

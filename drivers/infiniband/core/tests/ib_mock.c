@@ -337,6 +337,51 @@ static void mock_dma_bad(struct mock_dma *dma, const char *msg)
 	KUNIT_FAIL(test, "%s", msg);
 }
 
+/* @len bytes from @addr lie inside one segment boundary of @boundary. */
+static bool mock_dma_in_boundary(u64 addr, u64 len, unsigned long boundary)
+{
+	return !((addr ^ (addr + len - 1)) & ~(u64)boundary);
+}
+
+/*
+ * A segment the device cannot take, which fails the test: longer than
+ * its maximum segment or across its segment boundary (dma-debug reports
+ * both), or longer than the longest mapping the DMA layer makes, which a
+ * bounce buffer refuses.
+ */
+static bool mock_dma_seg_fits(struct mock_dma *dma, const char *call,
+			      u64 addr, size_t len)
+{
+	unsigned long boundary = dma_get_seg_boundary(dma->dev);
+	size_t max_map = dma->mock->dma_max_mapping ?: SIZE_MAX;
+	unsigned int max_seg = dma_get_max_seg_size(dma->dev);
+	char msg[224];
+
+	if (len <= max_seg && len <= max_map &&
+	    mock_dma_in_boundary(addr, len, boundary))
+		return true;
+	scnprintf(msg, sizeof(msg),
+		  "%s: %zu bytes at %#llx, beyond the device's DMA limits (segments of %u bytes at most, boundary mask %#lx, mappings of %zu bytes at most)",
+		  call, len, addr, max_seg, boundary, max_map);
+	mock_dma_bad(dma, msg);
+	return false;
+}
+
+/* An IOMMU that merges entries says so, at its page granule. */
+static unsigned long mock_dma_get_merge_boundary(struct device *dev)
+{
+	struct mock_dma *dma = dev_get_drvdata(dev);
+
+	return dma->mock->dma_merge ? PAGE_SIZE - 1 : 0;
+}
+
+static size_t mock_dma_max_mapping_size(struct device *dev)
+{
+	struct mock_dma *dma = dev_get_drvdata(dev);
+
+	return dma->mock->dma_max_mapping ?: SIZE_MAX;
+}
+
 static bool mock_dma_range_has(const struct mock_dma_range *r, u64 addr,
 			       u64 len)
 {
@@ -475,6 +520,7 @@ static int mock_dma_map_sg(struct device *dev, struct scatterlist *sgl,
 	struct mock_dma *dma = dev_get_drvdata(dev);
 	bool merge = dma->mock->dma_merge &&
 		     IS_ENABLED(CONFIG_NEED_SG_DMA_LENGTH);
+	unsigned long boundary = dma_get_seg_boundary(dev);
 	size_t max_seg = dma_get_max_seg_size(dev);
 	struct mock_dma_range *r = NULL;
 	struct mock_dma_map *m, *old;
@@ -510,8 +556,14 @@ static int mock_dma_map_sg(struct device *dev, struct scatterlist *sgl,
 		}
 		m->ents[i] = sg;
 		addr = sg_phys(sg) + IB_MOCK_DMA_OFFSET;
+		if (!mock_dma_seg_fits(dma, "map_sg", addr, sg->length)) {
+			kfree(m);
+			return -EINVAL;
+		}
 		if (merge && r && r->addr + r->len == addr &&
-		    r->len + sg->length <= max_seg) {
+		    r->len + sg->length <= max_seg &&
+		    mock_dma_in_boundary(r->addr, r->len + sg->length,
+					 boundary)) {
 			r->len += sg->length;
 			continue;
 		}
@@ -595,16 +647,19 @@ static dma_addr_t mock_dma_map_page(struct device *dev, struct page *page,
 				    unsigned long attrs)
 {
 	struct mock_dma *dma = dev_get_drvdata(dev);
+	u64 addr = page_to_phys(page) + offset + IB_MOCK_DMA_OFFSET;
 	struct mock_dma_map *m;
 
 	if (mock_dma_inject(dma->mock))
+		return DMA_MAPPING_ERROR;
+	if (!mock_dma_seg_fits(dma, "map_page", addr, size))
 		return DMA_MAPPING_ERROR;
 	m = kzalloc(struct_size(m, ranges, 1), GFP_ATOMIC);
 	if (!m)
 		return DMA_MAPPING_ERROR;
 	m->dir = dir;
 	m->nr_ranges = 1;
-	m->ranges[0].addr = page_to_phys(page) + offset + IB_MOCK_DMA_OFFSET;
+	m->ranges[0].addr = addr;
 	m->ranges[0].len = size;
 	mock_dma_add(dma, m);
 	return m->ranges[0].addr;
@@ -657,6 +712,8 @@ static const struct dma_map_ops mock_dma_ops = {
 	.unmap_page = mock_dma_unmap_page,
 	.map_sg = mock_dma_map_sg,
 	.unmap_sg = mock_dma_unmap_sg,
+	.max_mapping_size = mock_dma_max_mapping_size,
+	.get_merge_boundary = mock_dma_get_merge_boundary,
 };
 
 static int mock_query_device(struct ib_device *ibdev,

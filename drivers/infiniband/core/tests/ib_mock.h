@@ -119,15 +119,20 @@ struct ib_mock_wr {
  *		ib_mock.c); false with virtual DMA, where the fields below
  *		stay 0
  * @dma_merge:	map_sg merges entries that follow each other in bus
- *		address space into one DMA entry, as an IOMMU may
- * @dma_expect_bad: an unmap that matches no live mapping counts in @dma_bad
- *		instead of failing the test: for tests of the mock itself
+ *		address space into one DMA entry, as an IOMMU may, and the
+ *		DMA ops report a merge boundary (dma_get_merge_boundary())
+ * @dma_max_mapping: the longest mapping the DMA ops make, as a bounce
+ *		buffer limits it (dma_max_mapping_size()); 0 for no limit.
+ *		The device's segment limits are its &device.dma_parms.
+ * @dma_expect_bad: a misuse of the DMA API, such as an unmap that matches
+ *		no live mapping, counts in @dma_bad instead of failing the
+ *		test: for tests of the mock itself
  * @fail_dma_map: fail the Nth DMA mapping (map_sg or map_page) from now,
  *		or 0
  * @dma_maps:	map_sg and map_page calls that mapped
  * @dma_unmaps:	unmap_sg and unmap_page calls that undid a live mapping
  * @dma_live:	mappings made and not undone yet
- * @dma_bad:	unmaps that matched no live mapping, with @dma_expect_bad
+ * @dma_bad:	misuses of the DMA API, with @dma_expect_bad
  */
 struct ib_mock {
 	struct kunit *test;
@@ -158,6 +163,7 @@ struct ib_mock {
 
 	bool dma_counted;
 	bool dma_merge;
+	size_t dma_max_mapping;
 	bool dma_expect_bad;
 	unsigned int fail_dma_map;
 	unsigned int dma_maps;

@@ -44,8 +44,9 @@ struct rdma_rw_reg_ctx {
  * @reg:	the @nr_ops registrations of an I/O through MRs, each with its
  *		own work requests
  * @wr:		the work request of an I/O whose SGEs fit in one, inline
- * @sgt:	rdma_rw_ctx_init_bvec() only, beside @reg: the DMA-mapped
- *		scatterlist that was built from the bio_vecs for registration
+ * @sgt:	rdma_rw_ctx_init_bvec() only, beside @sges or @reg: the
+ *		DMA-mapped scatterlist built from the bio_vecs, whose
+ *		allocation holds @sges and @wrs too
  *
  * A ULP may read @nr_ops, and @reg->mr of a signature I/O to check its
  * status; the rest is rw.c's.

@@ -24,6 +24,7 @@
  */
 #include <kunit/visibility.h>
 #include <linux/moduleparam.h>
+#include <linux/memremap.h>
 #include <linux/overflow.h>
 #include <linux/sizes.h>
 #include <linux/slab.h>
@@ -344,15 +345,30 @@ static void rdma_rw_sg_to_sges(struct ib_qp *qp, struct scatterlist *sg,
 	}
 }
 
+/* Bytes for the work requests and SGEs of @nr_sge SGEs, max_sge a WR. */
+static size_t rdma_rw_sge_wrs_size(u32 nr_sge, u32 max_sge)
+{
+	return size_add(array_size(rdma_rw_div_up(nr_sge, max_sge),
+				   sizeof(struct ib_rdma_wr)),
+			array_size(nr_sge, sizeof(struct ib_sge)));
+}
+
 /*
- * Where the SGEs and work requests of a multi-SGE I/O go: the SGEs into
- * an array of their own, and a lone work request into the context, as
- * most I/Os have, or several into a second array.  The context owns the
- * arrays.
+ * Where the SGEs and work requests of a multi-SGE I/O go: into @room,
+ * which the caller owns and sized with rdma_rw_sge_wrs_size(), work
+ * requests first; else the SGEs into an array of their own and a lone
+ * work request into the context, as most I/Os have, or several into a
+ * second array.  The context owns the arrays.
  */
 static int rdma_rw_alloc_sge_wrs(struct rdma_rw_ctx *ctx, u32 nr_sge,
-				 u32 nr_ops)
+				 u32 nr_ops, void *room)
 {
+	if (room) {
+		ctx->wrs = room;
+		ctx->sges = (struct ib_sge *)(ctx->wrs + nr_ops);
+		return 0;
+	}
+
 	ctx->sges = kmalloc_array(nr_sge, sizeof(*ctx->sges), GFP_KERNEL);
 	if (!ctx->sges)
 		return -ENOMEM;
@@ -370,6 +386,9 @@ static int rdma_rw_alloc_sge_wrs(struct rdma_rw_ctx *ctx, u32 nr_sge,
 
 static void rdma_rw_free_sge_wrs(struct rdma_rw_ctx *ctx)
 {
+	/* A bio_vec I/O's are in the allocation of its scatterlist. */
+	if (ctx->bvec)
+		return;
 	if (ctx->wrs != &ctx->wr)
 		kfree(ctx->wrs);
 	kfree(ctx->sges);
@@ -405,16 +424,20 @@ static int rdma_rw_chain_sge_wrs(struct rdma_rw_ctx *ctx, u32 nr_sge,
 	return nr_ops;
 }
 
-/* One SGE per mapped entry. */
+/*
+ * One SGE per mapped entry, in @room if not NULL (see
+ * rdma_rw_alloc_sge_wrs()).
+ */
 static int rdma_rw_build_sge_wrs(struct rdma_rw_ctx *ctx, struct ib_qp *qp,
 				 struct scatterlist *sg, u32 nents, u32 offset,
-				 u64 remote_addr, u32 rkey,
+				 void *room, u64 remote_addr, u32 rkey,
 				 enum dma_data_direction dir)
 {
 	u32 max_sge = rdma_rw_max_sge(qp, dir);
 	int ret;
 
-	ret = rdma_rw_alloc_sge_wrs(ctx, nents, rdma_rw_div_up(nents, max_sge));
+	ret = rdma_rw_alloc_sge_wrs(ctx, nents, rdma_rw_div_up(nents, max_sge),
+				    room);
 	if (ret)
 		return ret;
 	rdma_rw_sg_to_sges(qp, sg, nents, offset, ctx->sges);
@@ -435,12 +458,13 @@ static int rdma_rw_init_single_wr(struct rdma_rw_ctx *ctx, u64 remote_addr,
 
 /*
  * Build the work requests for @nents mapped entries, in the best shape.
- * Inlined, as the helpers every I/O takes are: an I/O of one SGE costs
- * about as much as a call with nine arguments.
+ * @room, if not NULL, is the caller's for the SGE work requests (see
+ * rdma_rw_alloc_sge_wrs()).  Inlined, as the helpers every I/O takes are:
+ * an I/O of one SGE costs about as much as a call with ten arguments.
  */
 static __always_inline int
 rdma_rw_init_sg_wrs(struct rdma_rw_ctx *ctx, struct ib_qp *qp, u32 port_num,
-		    struct scatterlist *sg, u32 nents, u32 offset,
+		    struct scatterlist *sg, u32 nents, u32 offset, void *room,
 		    u64 remote_addr, u32 rkey, enum dma_data_direction dir)
 {
 	int ret;
@@ -453,12 +477,12 @@ rdma_rw_init_sg_wrs(struct rdma_rw_ctx *ctx, struct ib_qp *qp, u32 port_num,
 			return ret;
 	}
 
-	if (nents == 1) {
+	if (nents == 1 && !room) {
 		rdma_rw_sg_to_sge(qp, sg, offset, &ctx->sge);
 		return rdma_rw_init_single_wr(ctx, remote_addr, rkey, dir);
 	}
-	return rdma_rw_build_sge_wrs(ctx, qp, sg, nents, offset, remote_addr,
-				     rkey, dir);
+	return rdma_rw_build_sge_wrs(ctx, qp, sg, nents, offset, room,
+				     remote_addr, rkey, dir);
 }
 
 /*
@@ -532,7 +556,7 @@ int rdma_rw_ctx_init(struct rdma_rw_ctx *ctx, struct ib_qp *qp,
 	}
 
 	ret = rdma_rw_init_sg_wrs(ctx, qp, port_num, first, nents, sg_offset,
-				  remote_addr, rkey, dir);
+				  NULL, remote_addr, rkey, dir);
 	if (ret < 0)
 		goto out_unmap;
 	return ret;
@@ -545,17 +569,43 @@ out_unmap:
 EXPORT_SYMBOL(rdma_rw_ctx_init);
 
 /*
- * Take the next non-empty piece of @iter out of @bvecs: a whole multi-page
- * segment, or with @by_page at most up to the next page boundary.  Returns
- * 1 with @piece set, 0 at the end, or -EINVAL when @iter reaches past
- * @nr_bvec entries or past the end of one.
+ * The longest piece of a bio_vec the device takes as one DMA segment, and
+ * the boundary (a mask) no segment may cross.  The block layer splits its
+ * requests at these already; a ULP's bio_vecs need not be, and a large
+ * folio may exceed the maximum segment or, when swiotlb bounces, the
+ * longest mapping it can make.
  */
-static int rdma_rw_bvec_next(const struct bio_vec *bvecs, u32 nr_bvec,
-			     struct bvec_iter *iter, bool by_page,
-			     struct bio_vec *piece)
+struct rdma_rw_dma_limits {
+	u32 max_len;
+	unsigned long boundary;
+};
+
+static void rdma_rw_get_dma_limits(struct ib_device *dev,
+				   struct rdma_rw_dma_limits *lim)
+{
+	lim->max_len = ib_dma_max_seg_size(dev);
+	lim->boundary = ULONG_MAX;
+	if (ib_uses_virt_dma(dev))
+		return;
+	lim->max_len = min_t(size_t, lim->max_len,
+			     dma_max_mapping_size(dev->dma_device));
+	lim->boundary = dma_get_seg_boundary(dev->dma_device);
+}
+
+/*
+ * Take the next piece of @iter out of @bvecs: the rest of the current
+ * segment, cut at the DMA limits.  Returns 1 with @piece set, 0 at the
+ * end, or -EINVAL when @iter reaches past @nr_bvec entries or past the
+ * end of one.
+ */
+static __always_inline int
+rdma_rw_bvec_next(const struct bio_vec *bvecs, u32 nr_bvec,
+		  struct bvec_iter *iter, const struct rdma_rw_dma_limits *lim,
+		  struct bio_vec *piece)
 {
 	while (iter->bi_size) {
 		const struct bio_vec *bv;
+		phys_addr_t phys;
 		u32 off, len;
 
 		if (iter->bi_idx >= nr_bvec)
@@ -565,9 +615,14 @@ static int rdma_rw_bvec_next(const struct bio_vec *bvecs, u32 nr_bvec,
 			return -EINVAL;
 
 		off = bv->bv_offset + iter->bi_bvec_done;
-		len = min(iter->bi_size, bv->bv_len - iter->bi_bvec_done);
-		if (by_page)
-			len = min_t(u32, len, PAGE_SIZE - offset_in_page(off));
+		len = min3(iter->bi_size, bv->bv_len - iter->bi_bvec_done,
+			   lim->max_len);
+		if (lim->boundary != ULONG_MAX) {
+			phys = page_to_phys(bv->bv_page) + off;
+			len = min_t(u64, len, lim->boundary -
+					      (phys & lim->boundary) + 1);
+		}
+		/* An empty segment, or the end of one, moves to the next. */
 		bvec_iter_advance_single(bvecs, iter, len);
 		if (!len)
 			continue;
@@ -579,18 +634,90 @@ static int rdma_rw_bvec_next(const struct bio_vec *bvecs, u32 nr_bvec,
 	return 0;
 }
 
-/* Count the pieces of @iter, checking that it stays inside @bvecs. */
+/*
+ * Count the pieces of @iter, checking that it stays inside @bvecs, and
+ * say whether any is a P2PDMA page, which only a scatterlist maps.
+ */
 static int rdma_rw_bvec_count(const struct bio_vec *bvecs, u32 nr_bvec,
-			      struct bvec_iter iter, bool by_page, u32 *count)
+			      struct bvec_iter iter,
+			      const struct rdma_rw_dma_limits *lim,
+			      u32 *count, bool *p2pdma)
 {
 	struct bio_vec piece;
 	int ret;
 
 	*count = 0;
-	while ((ret = rdma_rw_bvec_next(bvecs, nr_bvec, &iter, by_page,
-					&piece)) > 0)
+	*p2pdma = false;
+	while ((ret = rdma_rw_bvec_next(bvecs, nr_bvec, &iter, lim,
+					&piece)) > 0) {
+		*p2pdma |= is_pci_p2pdma_page(piece.bv_page);
 		(*count)++;
+	}
 	return ret;
+}
+
+/*
+ * Several pieces go to the DMA layer as one scatterlist where it can
+ * merge them (an IOMMU: one IOVA range and one IOTLB flush for the I/O,
+ * and fewer SGEs), where P2PDMA pages need it, and for registration, which
+ * takes a scatterlist.  Otherwise each is mapped into its SGE straight:
+ * the DMA layer does the same work per piece either way, and no list is
+ * built.
+ */
+static bool rdma_rw_bvec_wants_sgl(struct ib_qp *qp, u32 port_num,
+				   enum dma_data_direction dir, u32 nr_pieces,
+				   bool p2pdma)
+{
+	struct ib_device *dev = qp->device;
+
+	return p2pdma || rdma_rw_io_needs_mr(dev, port_num, dir, nr_pieces) ||
+	       (nr_pieces > 1 && !ib_uses_virt_dma(dev) &&
+		dma_get_merge_boundary(dev->dma_device));
+}
+
+/*
+ * The common small I/O lies inside the segment @iter starts in, and within
+ * a page unless the device has no DMA limits (any device takes a page as
+ * one segment): one piece, found without the walk.
+ */
+static bool rdma_rw_bvec_one_piece(struct ib_device *dev,
+				   const struct bio_vec *bvecs, u32 nr_bvec,
+				   const struct bvec_iter *iter,
+				   struct bio_vec *piece)
+{
+	const struct bio_vec *bv;
+	u32 off;
+
+	if (iter->bi_idx >= nr_bvec)
+		return false;
+	bv = &bvecs[iter->bi_idx];
+	if (iter->bi_bvec_done > bv->bv_len ||
+	    iter->bi_size > bv->bv_len - iter->bi_bvec_done)
+		return false;
+	off = bv->bv_offset + iter->bi_bvec_done;
+	if (!ib_uses_virt_dma(dev) &&
+	    offset_in_page(off) + iter->bi_size > PAGE_SIZE)
+		return false;
+	bvec_set_page(piece, nth_page(bv->bv_page, off / PAGE_SIZE),
+		      iter->bi_size, offset_in_page(off));
+	return true;
+}
+
+/* One piece, mapped on its own into the context's inline SGE. */
+static int rdma_rw_init_bvec_single(struct rdma_rw_ctx *ctx, struct ib_qp *qp,
+				    const struct bio_vec *piece,
+				    u64 remote_addr, u32 rkey,
+				    enum dma_data_direction dir)
+{
+	struct ib_sge *sge = &ctx->sge;
+
+	sge->addr = ib_dma_map_page(qp->device, piece->bv_page,
+				    piece->bv_offset, piece->bv_len, dir);
+	if (ib_dma_mapping_error(qp->device, sge->addr))
+		return -ENOMEM;
+	sge->length = piece->bv_len;
+	sge->lkey = qp->pd->local_dma_lkey;
+	return rdma_rw_init_single_wr(ctx, remote_addr, rkey, dir);
 }
 
 static void rdma_rw_unmap_sges(struct ib_device *dev, struct ib_sge *sges,
@@ -602,99 +729,94 @@ static void rdma_rw_unmap_sges(struct ib_device *dev, struct ib_sge *sges,
 		ib_dma_unmap_page(dev, sges[i].addr, sges[i].length, dir);
 }
 
-/* DMA-map each of the @nr_sge segments of @iter into its own SGE. */
-static int rdma_rw_map_bvec_sges(struct ib_qp *qp, const struct bio_vec *bvecs,
-				 u32 nr_bvec, struct bvec_iter iter,
-				 struct ib_sge *sges, u32 nr_sge,
-				 enum dma_data_direction dir)
+/*
+ * Map each of the @nr_sge pieces of @iter on its own into its SGE, in an
+ * allocation that holds the work requests too: the context keeps it, and
+ * no scatterlist (@ctx->sgt.sgl NULL).
+ */
+static noinline int
+rdma_rw_init_bvec_sges(struct rdma_rw_ctx *ctx, struct ib_qp *qp,
+		       const struct bio_vec *bvecs, u32 nr_bvec,
+		       struct bvec_iter iter, u32 nr_sge,
+		       const struct rdma_rw_dma_limits *lim, u64 remote_addr,
+		       u32 rkey, enum dma_data_direction dir)
 {
-	struct bio_vec seg;
+	struct ib_device *dev = qp->device;
+	u32 max_sge = rdma_rw_max_sge(qp, dir);
+	struct bio_vec piece;
+	void *room;
 	u32 i;
+
+	room = kvmalloc(rdma_rw_sge_wrs_size(nr_sge, max_sge), GFP_KERNEL);
+	if (!room)
+		return -ENOMEM;
+	rdma_rw_alloc_sge_wrs(ctx, nr_sge, rdma_rw_div_up(nr_sge, max_sge),
+			      room);
 
 	/* rdma_rw_bvec_count() has walked @iter: it yields @nr_sge pieces. */
 	for (i = 0; i < nr_sge; i++) {
-		rdma_rw_bvec_next(bvecs, nr_bvec, &iter, false, &seg);
-		sges[i].addr = ib_dma_map_page(qp->device, seg.bv_page,
-					       seg.bv_offset, seg.bv_len, dir);
-		if (ib_dma_mapping_error(qp->device, sges[i].addr))
-			goto out_unmap;
-		sges[i].length = seg.bv_len;
-		sges[i].lkey = qp->pd->local_dma_lkey;
+		struct ib_sge *sge = &ctx->sges[i];
+
+		rdma_rw_bvec_next(bvecs, nr_bvec, &iter, lim, &piece);
+		sge->addr = ib_dma_map_page(dev, piece.bv_page, piece.bv_offset,
+					    piece.bv_len, dir);
+		if (ib_dma_mapping_error(dev, sge->addr)) {
+			rdma_rw_unmap_sges(dev, ctx->sges, i, dir);
+			kvfree(room);
+			return -ENOMEM;
+		}
+		sge->length = piece.bv_len;
+		sge->lkey = qp->pd->local_dma_lkey;
 	}
-	return 0;
-
-out_unmap:
-	rdma_rw_unmap_sges(qp->device, sges, i, dir);
-	return -ENOMEM;
-}
-
-/* One SGE for each of the @nr_sge segments of @iter. */
-static int rdma_rw_init_sge_bvec(struct rdma_rw_ctx *ctx, struct ib_qp *qp,
-				 const struct bio_vec *bvecs, u32 nr_bvec,
-				 struct bvec_iter iter, u32 nr_sge,
-				 u64 remote_addr, u32 rkey,
-				 enum dma_data_direction dir)
-{
-	u32 max_sge = rdma_rw_max_sge(qp, dir);
-	int ret;
-
-	if (nr_sge == 1) {
-		ret = rdma_rw_map_bvec_sges(qp, bvecs, nr_bvec, iter,
-					    &ctx->sge, 1, dir);
-		if (ret)
-			return ret;
-		return rdma_rw_init_single_wr(ctx, remote_addr, rkey, dir);
-	}
-
-	ret = rdma_rw_alloc_sge_wrs(ctx, nr_sge,
-				    rdma_rw_div_up(nr_sge, max_sge));
-	if (ret)
-		return ret;
-	ret = rdma_rw_map_bvec_sges(qp, bvecs, nr_bvec, iter, ctx->sges,
-				    nr_sge, dir);
-	if (ret) {
-		rdma_rw_free_sge_wrs(ctx);
-		return ret;
-	}
+	ctx->sgt.sgl = NULL;
 	return rdma_rw_chain_sge_wrs(ctx, nr_sge, max_sge, remote_addr, rkey,
 				     dir);
 }
 
 /*
- * Registration takes a DMA-mapped scatterlist (ib_map_mr_sg()), so build
- * one of the pages of @iter: an entry per page, whose mapping an IOMMU may
- * merge again.  The MRs are filled by pages either way.
+ * Map the @nr_pieces pieces of @iter as one scatterlist, the way the block
+ * layer hands a request over: one call into the DMA layer, which an IOMMU
+ * may lay out as one range and which P2PDMA pages go through, and from
+ * there on the scatterlist path.  The list takes one allocation with room
+ * behind it for the SGE work requests, unless MRs are required; the
+ * context keeps it until it is destroyed.
  */
-static int rdma_rw_init_mr_bvec(struct rdma_rw_ctx *ctx, struct ib_qp *qp,
-				u32 port_num, const struct bio_vec *bvecs,
-				u32 nr_bvec, struct bvec_iter iter,
-				u64 remote_addr, u32 rkey,
-				enum dma_data_direction dir)
+static noinline int
+rdma_rw_init_bvec_sgl(struct rdma_rw_ctx *ctx, struct ib_qp *qp, u32 port_num,
+		      const struct bio_vec *bvecs, u32 nr_bvec,
+		      struct bvec_iter iter, u32 nr_pieces,
+		      const struct rdma_rw_dma_limits *lim, u64 remote_addr,
+		      u32 rkey, enum dma_data_direction dir)
 {
-	struct sg_table sgt;
+	size_t sgl_size = array_size(nr_pieces, sizeof(struct scatterlist));
+	struct sg_table sgt = { .orig_nents = nr_pieces };
+	size_t room_size = 0;
 	struct scatterlist *sg;
-	struct bio_vec page;
-	u32 nr_pages, i;
+	struct bio_vec piece;
+	void *room = NULL;
 	int ret;
 
-	ret = rdma_rw_bvec_count(bvecs, nr_bvec, iter, true, &nr_pages);
-	if (ret)
-		return ret;
+	if (!rdma_rw_mr_required(qp->device, port_num, dir))
+		room_size = rdma_rw_sge_wrs_size(nr_pieces,
+						 rdma_rw_max_sge(qp, dir));
+	sgt.sgl = kvmalloc(size_add(sgl_size, room_size), GFP_KERNEL);
+	if (!sgt.sgl)
+		return -ENOMEM;
+	if (room_size)
+		room = (void *)sgt.sgl + sgl_size;
 
-	ret = sg_alloc_table(&sgt, nr_pages, GFP_KERNEL);
-	if (ret)
-		return ret;
-	for_each_sgtable_sg(&sgt, sg, i) {
-		rdma_rw_bvec_next(bvecs, nr_bvec, &iter, true, &page);
-		sg_set_page(sg, page.bv_page, page.bv_len, page.bv_offset);
+	/* rdma_rw_bvec_count() has walked @iter: it yields @nr_pieces. */
+	sg_init_table(sgt.sgl, nr_pieces);
+	for (sg = sgt.sgl; sg; sg = sg_next(sg)) {
+		rdma_rw_bvec_next(bvecs, nr_bvec, &iter, lim, &piece);
+		sg_set_page(sg, piece.bv_page, piece.bv_len, piece.bv_offset);
 	}
 
 	ret = ib_dma_map_sgtable_attrs(qp->device, &sgt, dir, 0);
 	if (ret)
 		goto out_free;
-
-	ret = rdma_rw_build_mr_wrs(ctx, qp, port_num, sgt.sgl, sgt.nents, 0,
-				   remote_addr, rkey, dir);
+	ret = rdma_rw_init_sg_wrs(ctx, qp, port_num, sgt.sgl, sgt.nents, 0,
+				  room, remote_addr, rkey, dir);
 	if (ret < 0)
 		goto out_unmap;
 	ctx->sgt = sgt;
@@ -703,7 +825,7 @@ static int rdma_rw_init_mr_bvec(struct rdma_rw_ctx *ctx, struct ib_qp *qp,
 out_unmap:
 	ib_dma_unmap_sgtable_attrs(qp->device, &sgt, dir, 0);
 out_free:
-	sg_free_table(&sgt);
+	kvfree(sgt.sgl);
 	return ret;
 }
 
@@ -720,21 +842,18 @@ out_free:
  * @dir:	%DMA_TO_DEVICE: RDMA WRITE to the peer; %DMA_FROM_DEVICE: READ
  *
  * The bio_vec counterpart of rdma_rw_ctx_init() for ULPs whose data already
- * lives in bio_vecs, without building a scatterlist.  Each segment (a
- * multi-page bio_vec counts as one) is DMA-mapped on its own into one SGE:
- * Linux 6.12 has no IOVA-based DMA API (dma_iova_try_alloc() and friends)
- * that could link the segments into one contiguous device address range.
- *
- * MRs are used where rdma_rw_ctx_init() uses them: for RDMA READ on
- * iWARP and with force_mr, and for a READ of more segments than the
- * device's max_sgl_rd, falling back to SGEs if that registration fails.
+ * lives in bio_vecs.  The segments are cut where the device's DMA limits
+ * (maximum segment size, segment boundary, longest mapping) require.  One
+ * piece is DMA-mapped on its own; more than one, or a P2PDMA page, are
+ * mapped as one scatterlist built for the I/O, which is then carried out
+ * like rdma_rw_ctx_init()'s, MRs included.
  *
  * Return: the number of send queue WQEs the transfer uses, or a negative
  * errno: -EINVAL when @nr_bvec or @iter is empty, when @iter reaches past
  * @nr_bvec entries, for a bad direction, or when the I/O needs more MRs than
  * @qp has; -EAGAIN when the MRs it needs are in use; -ENOMEM; or the error
- * of the device's MR mapping.  On error nothing stays mapped or taken and
- * @ctx->nr_ops is 0.
+ * of the DMA mapping or of the device's MR mapping.  On error nothing stays
+ * mapped or taken and @ctx->nr_ops is 0.
  */
 int rdma_rw_ctx_init_bvec(struct rdma_rw_ctx *ctx, struct ib_qp *qp,
 			  u32 port_num, const struct bio_vec *bvecs,
@@ -742,26 +861,43 @@ int rdma_rw_ctx_init_bvec(struct rdma_rw_ctx *ctx, struct ib_qp *qp,
 			  u64 remote_addr, u32 rkey,
 			  enum dma_data_direction dir)
 {
-	u32 nr_sge = 0;
+	struct rdma_rw_dma_limits lim;
+	struct bio_vec piece;
+	u32 nr_pieces;
+	bool p2pdma;
 	int ret;
 
 	ctx->nr_ops = 0;
 	if (!nr_bvec || !iter.bi_size || !rdma_rw_valid_dir(dir))
 		return -EINVAL;
 
-	if (!rdma_rw_mr_required(qp->device, port_num, dir)) {
-		ret = rdma_rw_bvec_count(bvecs, nr_bvec, iter, false, &nr_sge);
-		if (ret)
-			return ret;
+	if (rdma_rw_bvec_one_piece(qp->device, bvecs, nr_bvec, &iter, &piece) &&
+	    !rdma_rw_mr_required(qp->device, port_num, dir) &&
+	    !is_pci_p2pdma_page(piece.bv_page)) {
+		ret = rdma_rw_init_bvec_single(ctx, qp, &piece, remote_addr,
+					       rkey, dir);
+		goto out;
 	}
-	if (rdma_rw_io_needs_mr(qp->device, port_num, dir, nr_sge)) {
-		ret = rdma_rw_init_mr_bvec(ctx, qp, port_num, bvecs, nr_bvec,
-					   iter, remote_addr, rkey, dir);
-		if (ret >= 0 || rdma_rw_mr_required(qp->device, port_num, dir))
-			goto out;
+
+	rdma_rw_get_dma_limits(qp->device, &lim);
+	ret = rdma_rw_bvec_count(bvecs, nr_bvec, iter, &lim, &nr_pieces,
+				 &p2pdma);
+	if (ret)
+		return ret;
+
+	if (rdma_rw_bvec_wants_sgl(qp, port_num, dir, nr_pieces, p2pdma)) {
+		ret = rdma_rw_init_bvec_sgl(ctx, qp, port_num, bvecs, nr_bvec,
+					    iter, nr_pieces, &lim, remote_addr,
+					    rkey, dir);
+	} else if (nr_pieces == 1) {
+		rdma_rw_bvec_next(bvecs, nr_bvec, &iter, &lim, &piece);
+		ret = rdma_rw_init_bvec_single(ctx, qp, &piece, remote_addr,
+					       rkey, dir);
+	} else {
+		ret = rdma_rw_init_bvec_sges(ctx, qp, bvecs, nr_bvec, iter,
+					     nr_pieces, &lim, remote_addr,
+					     rkey, dir);
 	}
-	ret = rdma_rw_init_sge_bvec(ctx, qp, bvecs, nr_bvec, iter, nr_sge,
-				    remote_addr, rkey, dir);
 out:
 	ctx->bvec = ret >= 0;
 	return ret;
@@ -1094,19 +1230,26 @@ void rdma_rw_ctx_destroy_bvec(struct rdma_rw_ctx *ctx, struct ib_qp *qp,
 		return;
 
 	switch (ctx->type) {
-	case RDMA_RW_MR:
-		ib_dma_unmap_sgtable_attrs(qp->device, &ctx->sgt, dir, 0);
-		sg_free_table(&ctx->sgt);
+	case RDMA_RW_SINGLE_WR:
+		rdma_rw_unmap_sges(qp->device, &ctx->sge, 1, dir);
+		ctx->nr_ops = 0;
 		break;
 	case RDMA_RW_MULTI_WR:
-		rdma_rw_unmap_sges(qp->device, ctx->sges, rdma_rw_nr_sge(ctx),
-				   dir);
-		break;
+		if (!ctx->sgt.sgl) {
+			/* Mapped piece by piece, one allocation. */
+			rdma_rw_unmap_sges(qp->device, ctx->sges,
+					   rdma_rw_nr_sge(ctx), dir);
+			kvfree(ctx->wrs);
+			ctx->nr_ops = 0;
+			break;
+		}
+		fallthrough;
 	default:
-		rdma_rw_unmap_sges(qp->device, &ctx->sge, 1, dir);
+		rdma_rw_free_wrs(ctx, qp);
+		ib_dma_unmap_sgtable_attrs(qp->device, &ctx->sgt, dir, 0);
+		kvfree(ctx->sgt.sgl);
 		break;
 	}
-	rdma_rw_free_wrs(ctx, qp);
 }
 EXPORT_SYMBOL(rdma_rw_ctx_destroy_bvec);
 

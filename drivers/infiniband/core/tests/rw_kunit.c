@@ -568,8 +568,9 @@ static void rw_expect_pool_whole(struct kunit *test, struct ib_mock *mock,
 /*
  * What init mapped, counted since @mark: the caller's whole list, as
  * passed, for the scatterlist API; for the bio_vec API one page mapping per
- * segment moved, or one scatterlist for registration.  Either way every
- * byte to move is mapped in the I/O's direction.
+ * segment moved, or one scatterlist for registration or behind an IOMMU
+ * (the mock merging entries).  Either way every byte to move is mapped in
+ * the I/O's direction.
  */
 static void rw_expect_dma_init(struct kunit *test, struct ib_mock *mock,
 			       struct rw_buf *buf, u32 sg_offset,
@@ -581,7 +582,8 @@ static void rw_expect_dma_init(struct kunit *test, struct ib_mock *mock,
 
 	if (!mock->dma_counted)
 		return;
-	if (api == RW_BVEC && !rw_expect_mr(mock->profile, nents, dir))
+	if (api == RW_BVEC && !mock->dma_merge &&
+	    !rw_expect_mr(mock->profile, nents, dir))
 		maps = nents;
 	KUNIT_EXPECT_EQ(test, mock->dma_maps - mark->maps, maps);
 	KUNIT_EXPECT_EQ(test, mock->dma_live - mark->live, maps);
@@ -2300,7 +2302,6 @@ static void rw_bvec_dma_io(struct kunit *test, struct ib_mock *mock,
 			   const struct rw_piece *pieces,
 			   enum dma_data_direction dir)
 {
-	bool mr = rw_expect_mr(mock->profile, 3, dir);
 	struct rw_dma_mark mark = rw_dma_mark(mock);
 	struct ib_mock_done done = IB_MOCK_DONE_INIT;
 	size_t pos = RW_REMOTE_OFF, bad = 0;
@@ -2314,7 +2315,9 @@ static void rw_bvec_dma_io(struct kunit *test, struct ib_mock *mock,
 					   mock->remote_addr + RW_REMOTE_OFF,
 					   mock->remote_rkey, dir), 0);
 	if (mock->dma_counted) {
-		KUNIT_EXPECT_EQ(test, mock->dma_maps - mark.maps, mr ? 1 : 3);
+		/* An IOMMU gets the I/O as one request. */
+		if (mock->dma_merge)
+			KUNIT_EXPECT_EQ(test, mock->dma_maps - mark.maps, 1);
 		KUNIT_EXPECT_EQ(test, rw_pieces_mapped(mock, pieces, dir),
 				RW_PIECES);
 	}
@@ -2346,11 +2349,12 @@ static void rw_bvec_dma_io(struct kunit *test, struct ib_mock *mock,
 }
 
 /*
- * bio_vec I/O maps each segment it moves on its own, a multi-page one
- * whole, or for a registration builds and maps a list of its pages; its
- * destroy unmaps each mapping exactly (the mock fails the test otherwise)
- * and leaves none.  Segments: 4 pages from an offset of 100, of which the
- * iterator skips 50 bytes, a whole page, and 1000 bytes of a third.
+ * bio_vec I/O maps every byte it moves, behind an IOMMU (the mock merging
+ * DMA entries) in one call into the DMA layer; its destroy unmaps exactly
+ * what it mapped (the mock fails the test otherwise) and leaves nothing
+ * mapped.  Segments: 4 pages from an offset of 100, of
+ * which the iterator skips 50 bytes, a whole page, and 1000 bytes of a
+ * third.
  */
 static void rw_test_bvec_dma(struct kunit *test)
 {
@@ -2383,10 +2387,11 @@ static void rw_test_bvec_dma(struct kunit *test)
 	pieces[4] = (struct rw_piece) { single->pages[0], 0, PAGE_SIZE };
 	pieces[5] = (struct rw_piece) { single->pages[1], 0, 1000 };
 
-	for (p = 0; p < ARRAY_SIZE(profiles); p++) {
-		struct ib_mock *mock = ib_mock_create(test, profiles[p],
+	for (p = 0; p < 2 * ARRAY_SIZE(profiles); p++) {
+		struct ib_mock *mock = ib_mock_create(test, profiles[p / 2],
 						      RW_CTXS, 0);
 
+		mock->dma_merge = p % 2;
 		rw_bvec_dma_io(test, mock, bvecs, iter, pieces, DMA_TO_DEVICE);
 		rw_bvec_dma_io(test, mock, bvecs, iter, pieces,
 			       DMA_FROM_DEVICE);
@@ -2401,6 +2406,125 @@ static void rw_test_bvec_dma(struct kunit *test)
 static void rw_free_order3(void *page)
 {
 	__free_pages(page, 3);
+}
+
+/* One I/O of @bv's bytes, which must arrive whole and leave nothing. */
+static void rw_bvec_limits_io(struct kunit *test, struct ib_mock *mock,
+			      const struct bio_vec *bv,
+			      enum dma_data_direction dir)
+{
+	struct bvec_iter iter = { .bi_size = bv->bv_len };
+	struct rw_dma_mark mark = rw_dma_mark(mock);
+	struct ib_mock_done done = IB_MOCK_DONE_INIT;
+	u8 *local = page_address(bv->bv_page) + bv->bv_offset;
+	struct rdma_rw_ctx ctx;
+	size_t i, bad = 0;
+
+	for (i = 0; i < bv->bv_len; i++)
+		local[i] = rw_local_byte(0, i);
+	rw_fill_remote(mock, bv->bv_len);
+	KUNIT_ASSERT_GT(test, rw_init_bvec(&ctx, mock->qp, bv, 1, iter,
+					   mock->remote_addr + RW_REMOTE_OFF,
+					   mock->remote_rkey, dir), 0);
+	KUNIT_ASSERT_EQ(test, 0, rdma_rw_ctx_post(&ctx, mock->qp, RW_PORT,
+						  &done.cqe, NULL));
+	KUNIT_EXPECT_EQ(test, ib_mock_poll(mock), 1);
+	KUNIT_EXPECT_EQ(test, done.status, IB_WC_SUCCESS);
+	rw_destroy_bvec(&ctx, mock->qp, bv, 1, dir);
+	KUNIT_EXPECT_EQ(test, mock->qp->mrs_used, 0);
+	rw_expect_dma_undone(test, mock, &mark);
+
+	for (i = 0; i < bv->bv_len; i++) {
+		u8 want = dir == DMA_TO_DEVICE ? rw_local_byte(0, i) :
+						 rw_remote_byte(RW_REMOTE_OFF + i);
+
+		bad += local[i] != want ||
+		       mock->remote[RW_REMOTE_OFF + i] != want;
+	}
+	KUNIT_EXPECT_EQ_MSG(test, bad, 0, "%s %s: data wrong",
+			    mock->profile->name,
+			    dir == DMA_TO_DEVICE ? "write" : "read");
+}
+
+/*
+ * A large folio's bio_vec is cut where the device's DMA limits say: at
+ * its maximum segment (3 pages here), at its segment boundary (every 4
+ * pages) and at the longest mapping a bounce buffer makes (2.5 pages).
+ * The mock refuses a mapping beyond any of them, failing the test, as
+ * swiotlb and dma-debug would; the data must still arrive whole, through
+ * SGEs and through MRs.
+ */
+static void rw_test_bvec_dma_limits(struct kunit *test)
+{
+	const struct ib_mock_profile *const profiles[] = {
+		&ib_mock_ib, &ib_mock_sge1, &ib_mock_iwarp, &ib_mock_small_mr,
+	};
+	struct page *block;
+	struct bio_vec bv;
+	u32 p;
+
+	rw_need_bvec(test);
+	rw_need_dma_counted(test);
+	block = alloc_pages(GFP_KERNEL, 3);
+	KUNIT_ASSERT_NOT_NULL(test, block);
+	KUNIT_ASSERT_EQ(test, 0, kunit_add_action_or_reset(test,
+							   rw_free_order3,
+							   block));
+	bvec_set_page(&bv, block, 8 * PAGE_SIZE - 150, 100);
+
+	for (p = 0; p < ARRAY_SIZE(profiles); p++) {
+		struct ib_mock *mock = ib_mock_create(test, profiles[p],
+						      RW_CTXS, 0);
+		struct device *dev = mock->dev->dma_device;
+
+		dma_set_max_seg_size(dev, 3 * PAGE_SIZE);
+		dma_set_seg_boundary(dev, 4 * PAGE_SIZE - 1);
+		mock->dma_max_mapping = 5 * PAGE_SIZE / 2;
+		rw_bvec_limits_io(test, mock, &bv, DMA_TO_DEVICE);
+		rw_bvec_limits_io(test, mock, &bv, DMA_FROM_DEVICE);
+	}
+}
+
+/*
+ * Three bio_vecs of adjacent pages are one request to an IOMMU that
+ * merges: one DMA entry, so one SGE of all three pages.
+ */
+static void rw_test_bvec_dma_merged(struct kunit *test)
+{
+	struct ib_mock_done done = IB_MOCK_DONE_INIT;
+	struct bvec_iter iter = { .bi_size = 3 * PAGE_SIZE };
+	struct bio_vec bvecs[3];
+	struct rdma_rw_ctx ctx;
+	struct ib_mock *mock;
+	struct page *block;
+	u32 i;
+
+	rw_need_bvec(test);
+	rw_need_dma_counted(test);
+	mock = ib_mock_create(test, &ib_mock_ib, RW_CTXS, 0);
+	mock->dma_merge = true;
+	block = alloc_pages(GFP_KERNEL, 2);
+	KUNIT_ASSERT_NOT_NULL(test, block);
+	KUNIT_ASSERT_EQ(test, 0, kunit_add_action_or_reset(test,
+							   rw_free_order2,
+							   block));
+	for (i = 0; i < ARRAY_SIZE(bvecs); i++)
+		bvec_set_page(&bvecs[i], nth_page(block, i), PAGE_SIZE, 0);
+
+	KUNIT_ASSERT_EQ(test, rw_init_bvec(&ctx, mock->qp, bvecs, 3, iter,
+					   mock->remote_addr,
+					   mock->remote_rkey, DMA_TO_DEVICE),
+			1);
+	ib_mock_clear_log(mock);
+	KUNIT_ASSERT_EQ(test, 0, rdma_rw_ctx_post(&ctx, mock->qp, RW_PORT,
+						  &done.cqe, NULL));
+	KUNIT_ASSERT_EQ(test, mock->nr_log, 1);
+	KUNIT_EXPECT_EQ(test, mock->log[0].num_sge, 1);
+	KUNIT_EXPECT_EQ(test, mock->log[0].sge[0].length, 3 * PAGE_SIZE);
+	KUNIT_EXPECT_EQ(test, ib_mock_poll(mock), 1);
+	KUNIT_EXPECT_EQ(test, done.status, IB_WC_SUCCESS);
+	rw_destroy_bvec(&ctx, mock->qp, bvecs, 3, DMA_TO_DEVICE);
+	KUNIT_EXPECT_EQ(test, mock->dma_live, 0);
 }
 
 /*
@@ -2785,6 +2909,8 @@ static struct kunit_case rw_test_cases[] = {
 	KUNIT_CASE_PARAM(rw_test_wrong_destroy, rw_release_gen_params),
 	KUNIT_CASE(rw_test_offset_skip),
 	KUNIT_CASE(rw_test_bvec_dma),
+	KUNIT_CASE(rw_test_bvec_dma_limits),
+	KUNIT_CASE(rw_test_bvec_dma_merged),
 	KUNIT_CASE(rw_test_dma_merged),
 	KUNIT_CASE(rw_test_dma_merged_mr_pages),
 	KUNIT_CASE(rw_test_dma_checker),

@@ -676,25 +676,31 @@ static bool rdma_rw_bvec_wants_sgl(struct ib_qp *qp, u32 port_num,
 }
 
 /*
- * The common small I/O lies inside one segment, and within a page unless
- * the device has no DMA limits (any device takes a page as one segment):
- * one piece, found without counting.
+ * The common small I/O lies inside the segment @iter starts in, and within
+ * a page unless the device has no DMA limits (any device takes a page as
+ * one segment): one piece, found without the walk.
  */
 static bool rdma_rw_bvec_one_piece(struct ib_device *dev,
 				   const struct bio_vec *bvecs, u32 nr_bvec,
-				   struct bvec_iter iter,
+				   const struct bvec_iter *iter,
 				   struct bio_vec *piece)
 {
-	static const struct rdma_rw_dma_limits none = {
-		.max_len = UINT_MAX, .boundary = ULONG_MAX,
-	};
-	static const struct rdma_rw_dma_limits page = {
-		.max_len = PAGE_SIZE, .boundary = PAGE_SIZE - 1,
-	};
+	const struct bio_vec *bv;
+	u32 off;
 
-	return rdma_rw_bvec_next(bvecs, nr_bvec, &iter,
-				 ib_uses_virt_dma(dev) ? &none : &page,
-				 piece) == 1 && !iter.bi_size;
+	if (iter->bi_idx >= nr_bvec)
+		return false;
+	bv = &bvecs[iter->bi_idx];
+	if (iter->bi_bvec_done > bv->bv_len ||
+	    iter->bi_size > bv->bv_len - iter->bi_bvec_done)
+		return false;
+	off = bv->bv_offset + iter->bi_bvec_done;
+	if (!ib_uses_virt_dma(dev) &&
+	    offset_in_page(off) + iter->bi_size > PAGE_SIZE)
+		return false;
+	bvec_set_page(piece, nth_page(bv->bv_page, off / PAGE_SIZE),
+		      iter->bi_size, offset_in_page(off));
+	return true;
 }
 
 /* One piece, mapped on its own into the context's inline SGE. */
@@ -865,7 +871,7 @@ int rdma_rw_ctx_init_bvec(struct rdma_rw_ctx *ctx, struct ib_qp *qp,
 	if (!nr_bvec || !iter.bi_size || !rdma_rw_valid_dir(dir))
 		return -EINVAL;
 
-	if (rdma_rw_bvec_one_piece(qp->device, bvecs, nr_bvec, iter, &piece) &&
+	if (rdma_rw_bvec_one_piece(qp->device, bvecs, nr_bvec, &iter, &piece) &&
 	    !rdma_rw_mr_required(qp->device, port_num, dir) &&
 	    !is_pci_p2pdma_page(piece.bv_page)) {
 		ret = rdma_rw_init_bvec_single(ctx, qp, &piece, remote_addr,

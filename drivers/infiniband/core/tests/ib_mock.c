@@ -1957,9 +1957,9 @@ EXPORT_SYMBOL_GPL(ib_mock_dma_sg_live);
  * @len:	its length in bytes
  * @dir:	the direction the mapping must have
  *
- * Return: true if one DMA entry of a live mapping, made by map_sg or
- * map_page in direction @dir, holds all of the memory; always false with
- * virtual DMA.
+ * Return: true if live mappings, made by map_sg or map_page in direction
+ * @dir, hold all of the memory, in one DMA entry or in entries that follow
+ * each other (where DMA limits cut it); always false with virtual DMA.
  */
 bool ib_mock_dma_mapped(struct ib_mock *mock, struct page *page,
 			unsigned int offset, size_t len,
@@ -1972,8 +1972,8 @@ bool ib_mock_dma_mapped(struct ib_mock *mock, struct page *page,
 	if (!dma)
 		return false;
 	spin_lock_irqsave(&dma->lock, flags);
-	live = mock_dma_lookup(dma, page_to_phys(page) + offset +
-			       IB_MOCK_DMA_OFFSET, len, BIT(dir));
+	live = mock_dma_covered(dma, page_to_phys(page) + offset +
+				IB_MOCK_DMA_OFFSET, len, BIT(dir));
 	spin_unlock_irqrestore(&dma->lock, flags);
 	return live;
 }

@@ -2281,58 +2281,74 @@ struct rw_piece {
 	u32 len;
 };
 
-#define RW_PIECES	6
+/**
+ * struct rw_bvec_io - a bio_vec I/O and the bytes it moves
+ * @bvecs:	the bio_vecs init gets
+ * @nr_bvec:	how many
+ * @iter:	the bytes of them to move
+ * @pieces:	those bytes, page by page, in order
+ * @nr_pieces:	how many
+ */
+struct rw_bvec_io {
+	const struct bio_vec *bvecs;
+	u32 nr_bvec;
+	struct bvec_iter iter;
+	const struct rw_piece *pieces;
+	u32 nr_pieces;
+};
 
 /* How many of the pieces lie inside one live DMA entry in direction @dir. */
-static u32 rw_pieces_mapped(struct ib_mock *mock,
-			    const struct rw_piece *pieces,
+static u32 rw_pieces_mapped(struct ib_mock *mock, const struct rw_bvec_io *io,
 			    enum dma_data_direction dir)
 {
+	const struct rw_piece *pieces = io->pieces;
 	u32 i, n = 0;
 
-	for (i = 0; i < RW_PIECES; i++)
+	for (i = 0; i < io->nr_pieces; i++)
 		n += ib_mock_dma_mapped(mock, pieces[i].page, pieces[i].off,
 					pieces[i].len, dir);
 	return n;
 }
 
-/* One I/O of rw_test_bvec_dma(); piece i holds bytes of value i + 1. */
+/* One I/O of @io; piece i holds bytes of value i + 1. */
 static void rw_bvec_dma_io(struct kunit *test, struct ib_mock *mock,
-			   const struct bio_vec *bvecs, struct bvec_iter iter,
-			   const struct rw_piece *pieces,
+			   const struct rw_bvec_io *io,
 			   enum dma_data_direction dir)
 {
+	const struct rw_piece *pieces = io->pieces;
 	struct rw_dma_mark mark = rw_dma_mark(mock);
 	struct ib_mock_done done = IB_MOCK_DONE_INIT;
 	size_t pos = RW_REMOTE_OFF, bad = 0;
 	struct rdma_rw_ctx ctx;
 	u32 i, j;
 
-	for (i = 0; i < RW_PIECES; i++)
-		memset(page_address(pieces[i].page), i + 1, PAGE_SIZE);
-	rw_fill_remote(mock, iter.bi_size);
-	KUNIT_ASSERT_GT(test, rw_init_bvec(&ctx, mock->qp, bvecs, 3, iter,
+	for (i = 0; i < io->nr_pieces; i++)
+		memset(page_address(pieces[i].page) + pieces[i].off, i + 1,
+		       pieces[i].len);
+	rw_fill_remote(mock, io->iter.bi_size);
+	KUNIT_ASSERT_GT(test, rw_init_bvec(&ctx, mock->qp, io->bvecs,
+					   io->nr_bvec, io->iter,
 					   mock->remote_addr + RW_REMOTE_OFF,
 					   mock->remote_rkey, dir), 0);
 	if (mock->dma_counted) {
 		/* An IOMMU gets the I/O as one request. */
 		if (mock->dma_merge)
 			KUNIT_EXPECT_EQ(test, mock->dma_maps - mark.maps, 1);
-		KUNIT_EXPECT_EQ(test, rw_pieces_mapped(mock, pieces, dir),
-				RW_PIECES);
+		KUNIT_EXPECT_EQ(test, rw_pieces_mapped(mock, io, dir),
+				io->nr_pieces);
 	}
 	KUNIT_ASSERT_EQ(test, 0, rdma_rw_ctx_post(&ctx, mock->qp, RW_PORT,
 						  &done.cqe, NULL));
 	KUNIT_EXPECT_EQ(test, ib_mock_poll(mock), 1);
 	KUNIT_EXPECT_EQ(test, done.status, IB_WC_SUCCESS);
-	rw_destroy_bvec(&ctx, mock->qp, bvecs, 3, dir);
+	rw_destroy_bvec(&ctx, mock->qp, io->bvecs, io->nr_bvec, dir);
 	KUNIT_EXPECT_EQ(test, mock->qp->mrs_used, 0);
 	rw_expect_dma_undone(test, mock, &mark);
 	if (mock->dma_counted)
-		KUNIT_EXPECT_EQ(test, rw_pieces_mapped(mock, pieces, dir), 0);
+		KUNIT_EXPECT_EQ(test, rw_pieces_mapped(mock, io, dir), 0);
 
 	/* Both sides hold the stream of pieces, in order. */
-	for (i = 0; i < RW_PIECES; i++) {
+	for (i = 0; i < io->nr_pieces; i++) {
 		u8 *p = page_address(pieces[i].page);
 
 		for (j = pieces[i].off; j < pieces[i].off + pieces[i].len;
@@ -2363,9 +2379,13 @@ static void rw_test_bvec_dma(struct kunit *test)
 	};
 	static const struct rw_shape shape = { "single", 2 };
 	const u32 total = 4 * PAGE_SIZE - 100 + PAGE_SIZE + 1000;
-	struct bvec_iter iter = { .bi_size = total - 50, .bi_bvec_done = 50 };
-	struct rw_piece pieces[RW_PIECES];
+	struct rw_piece pieces[6];
 	struct bio_vec bvecs[3];
+	struct rw_bvec_io io = {
+		bvecs, ARRAY_SIZE(bvecs),
+		{ .bi_size = total - 50, .bi_bvec_done = 50 },
+		pieces, ARRAY_SIZE(pieces),
+	};
 	struct rw_buf *single;
 	struct page *block;
 	u32 p, i;
@@ -2392,9 +2412,8 @@ static void rw_test_bvec_dma(struct kunit *test)
 						      RW_CTXS, 0);
 
 		mock->dma_merge = p % 2;
-		rw_bvec_dma_io(test, mock, bvecs, iter, pieces, DMA_TO_DEVICE);
-		rw_bvec_dma_io(test, mock, bvecs, iter, pieces,
-			       DMA_FROM_DEVICE);
+		rw_bvec_dma_io(test, mock, &io, DMA_TO_DEVICE);
+		rw_bvec_dma_io(test, mock, &io, DMA_FROM_DEVICE);
 	}
 }
 
@@ -2406,44 +2425,6 @@ static void rw_test_bvec_dma(struct kunit *test)
 static void rw_free_order3(void *page)
 {
 	__free_pages(page, 3);
-}
-
-/* One I/O of @bv's bytes, which must arrive whole and leave nothing. */
-static void rw_bvec_limits_io(struct kunit *test, struct ib_mock *mock,
-			      const struct bio_vec *bv,
-			      enum dma_data_direction dir)
-{
-	struct bvec_iter iter = { .bi_size = bv->bv_len };
-	struct rw_dma_mark mark = rw_dma_mark(mock);
-	struct ib_mock_done done = IB_MOCK_DONE_INIT;
-	u8 *local = page_address(bv->bv_page) + bv->bv_offset;
-	struct rdma_rw_ctx ctx;
-	size_t i, bad = 0;
-
-	for (i = 0; i < bv->bv_len; i++)
-		local[i] = rw_local_byte(0, i);
-	rw_fill_remote(mock, bv->bv_len);
-	KUNIT_ASSERT_GT(test, rw_init_bvec(&ctx, mock->qp, bv, 1, iter,
-					   mock->remote_addr + RW_REMOTE_OFF,
-					   mock->remote_rkey, dir), 0);
-	KUNIT_ASSERT_EQ(test, 0, rdma_rw_ctx_post(&ctx, mock->qp, RW_PORT,
-						  &done.cqe, NULL));
-	KUNIT_EXPECT_EQ(test, ib_mock_poll(mock), 1);
-	KUNIT_EXPECT_EQ(test, done.status, IB_WC_SUCCESS);
-	rw_destroy_bvec(&ctx, mock->qp, bv, 1, dir);
-	KUNIT_EXPECT_EQ(test, mock->qp->mrs_used, 0);
-	rw_expect_dma_undone(test, mock, &mark);
-
-	for (i = 0; i < bv->bv_len; i++) {
-		u8 want = dir == DMA_TO_DEVICE ? rw_local_byte(0, i) :
-						 rw_remote_byte(RW_REMOTE_OFF + i);
-
-		bad += local[i] != want ||
-		       mock->remote[RW_REMOTE_OFF + i] != want;
-	}
-	KUNIT_EXPECT_EQ_MSG(test, bad, 0, "%s %s: data wrong",
-			    mock->profile->name,
-			    dir == DMA_TO_DEVICE ? "write" : "read");
 }
 
 /*
@@ -2459,9 +2440,14 @@ static void rw_test_bvec_dma_limits(struct kunit *test)
 	const struct ib_mock_profile *const profiles[] = {
 		&ib_mock_ib, &ib_mock_sge1, &ib_mock_iwarp, &ib_mock_small_mr,
 	};
-	struct page *block;
+	struct rw_piece pieces[8];
 	struct bio_vec bv;
-	u32 p;
+	struct rw_bvec_io io = {
+		&bv, 1, { .bi_size = 8 * PAGE_SIZE - 150 },
+		pieces, ARRAY_SIZE(pieces),
+	};
+	struct page *block;
+	u32 p, i;
 
 	rw_need_bvec(test);
 	rw_need_dma_counted(test);
@@ -2470,7 +2456,13 @@ static void rw_test_bvec_dma_limits(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, 0, kunit_add_action_or_reset(test,
 							   rw_free_order3,
 							   block));
-	bvec_set_page(&bv, block, 8 * PAGE_SIZE - 150, 100);
+	bvec_set_page(&bv, block, io.iter.bi_size, 100);
+	for (i = 0; i < ARRAY_SIZE(pieces); i++)
+		pieces[i] = (struct rw_piece) { nth_page(block, i), 0,
+						PAGE_SIZE };
+	pieces[0].off = 100;
+	pieces[0].len -= 100;
+	pieces[7].len -= 50;
 
 	for (p = 0; p < ARRAY_SIZE(profiles); p++) {
 		struct ib_mock *mock = ib_mock_create(test, profiles[p],
@@ -2480,8 +2472,8 @@ static void rw_test_bvec_dma_limits(struct kunit *test)
 		dma_set_max_seg_size(dev, 3 * PAGE_SIZE);
 		dma_set_seg_boundary(dev, 4 * PAGE_SIZE - 1);
 		mock->dma_max_mapping = 5 * PAGE_SIZE / 2;
-		rw_bvec_limits_io(test, mock, &bv, DMA_TO_DEVICE);
-		rw_bvec_limits_io(test, mock, &bv, DMA_FROM_DEVICE);
+		rw_bvec_dma_io(test, mock, &io, DMA_TO_DEVICE);
+		rw_bvec_dma_io(test, mock, &io, DMA_FROM_DEVICE);
 	}
 }
 

@@ -14,11 +14,9 @@
 #
 #   e2e.sh [run...]     run the given runs (default: all), each named
 #                       <transport>[+force_mr], for each user in
-#                       $E2E_USERS (default: all but ksmbd); print one
-#                       line per user and run:
-#                       "PASS|FAIL e2e: <user> <run>: <fio figures>", or
-#                       "SKIP e2e: <user> <run>: <why>" where the test
-#                       says that the ULP cannot run over the transport
+#                       $E2E_USERS (default: all); print one line per
+#                       user and run:
+#                       "PASS|FAIL e2e: <user> <run>: <fio figures>"
 #
 # The users and their tests:
 #   nvmet    nvme_rdma_rw.sh    nvmet-rdma, nvme-rdma
@@ -39,10 +37,7 @@ kernel=${E2E_KERNEL:-$OBJ_UM/linux}
 tests=$LINUX/tools/testing/selftests/rdma
 declare -A test_of=([nvmet]=nvme_rdma_rw.sh [isert]=iser_rdma_rw.sh
 	[srpt]=srp_rdma_rw.sh [svcrdma]=nfs_rdma_rw.sh [ksmbd]=smb_rdma_rw.sh)
-# ksmbd only when asked: its shutdown once hit a KASAN use-after-free in
-# rdma_disconnect() from a workqueue (an upstream ksmbd bug), so that its
-# runs pass only most of the time.
-read -ra users <<<"${E2E_USERS:-nvmet isert srpt svcrdma}"
+read -ra users <<<"${E2E_USERS:-nvmet isert srpt svcrdma ksmbd}"
 out=${E2E_OUT:-$BUILD/e2e}
 timeout=${E2E_TIMEOUT:-600}
 size=${E2E_SIZE:-32M}
@@ -108,19 +103,12 @@ boot() {
 }
 
 # PASS (0) when the guest ran the test to its end, every test of the run's
-# transport passed and the whole log is clean; SKIP (2) when the test
-# skipped all four, saying why the ULP cannot run over the transport.
+# transport passed and the whole log is clean.
 verdict() {
-	local run=$1 log=$2 transport=${1%+*} tests fails skips
+	local run=$1 log=$2 transport=${1%+*} tests fails
 
 	tests=$(grep -cE "^(not )?ok [0-9]+ $transport " "$log")
 	fails=$(grep -cE "^not ok [0-9]+ " "$log")
-	skips=$(grep -cE "^ok [0-9]+ $transport .*# SKIP" "$log")
-	if [ "$skips" = 4 ] && grep -q '^e2e-guest: exit 0' "$log" &&
-			! bad_lines "$log" | grep -q .; then
-		sed -n "s/^# $transport: skipped: //p" "$log"
-		return 2
-	fi
 	if ! grep -q '^e2e-guest: exit 0' "$log"; then
 		echo "the test did not finish with exit 0"
 	elif [ "$tests" != 4 ] || [ "$fails" != 0 ]; then
@@ -141,17 +129,14 @@ for user in "${users[@]}"; do
 		boot "$user" "$run" "$log"
 		secs=$(($(date +%s) - start))
 		figures=$(sed -n "s/^# ${run%+*}: fio: //p" "$log")
-		why=$(verdict "$run" "$log")
-		case $? in
-		0) echo "PASS e2e: $user $run: $figures (guest ${secs} s)" ;;
-		2) echo "SKIP e2e: $user $run: $why" ;;
-		*)
+		if why=$(verdict "$run" "$log"); then
+			echo "PASS e2e: $user $run: $figures (guest ${secs} s)"
+		else
 			echo "FAIL e2e: $user $run: $why (guest ${secs} s, log $log)"
 			{ grep -E "^not ok|^# " "$log"; bad_lines "$log"; } |
 				head -n 20 | sed 's/^/    /'
 			failed=1
-			;;
-		esac
+		fi
 	done
 done
 exit $failed

@@ -41,15 +41,20 @@ ISCSID_PID=
 NODE=0
 
 # LIO's iSER portal is a child of an iSCSI portal and listens on its
-# address and port, which the iSCSI portal's TCP socket already holds.
-# An iWARP device runs its connections over TCP: a hardware one in its
-# own stack or on ports the iWARP port mapper gives it, but siw on this
-# machine's sockets with no port mapper, so that its listener cannot bind.
-ulp_can() {
-	if [ "$1" = siw ]; then
-		echo "LIO's iSER portal needs its iSCSI portal's TCP port; siw cannot listen there"
-		return 1
+# address and port.  An iWARP device runs its connections over TCP, and
+# siw on this machine's sockets: its listener could not bind the port the
+# iSCSI portal's socket holds.  Both sockets are made in the network
+# namespace of the process that writes to configfs, so over siw the iSCSI
+# portal is made from a namespace of its own, where its socket listens
+# unused on a copy of the address; the namespace goes with the portal.
+iscsi_portal_add() {
+	if [ "$1" != siw ]; then
+		mkdir "$NP"
+		return
 	fi
+	# shellcheck disable=SC2016 # expanded by the inner shell
+	unshare --net sh -c 'ip link set lo up &&
+		ip addr add "$1/32" dev lo && mkdir "$2"' sh "$ADDR" "$NP"
 }
 
 ulp_check() {
@@ -61,14 +66,15 @@ ulp_check() {
 }
 
 # An iSCSI target with one LUN, open to any initiator without
-# authentication, listening on $ADDR for iSCSI and iSER.
+# authentication, listening on $ADDR for iSCSI and iSER over transport
+# $1.
 lio_target_start() {
 	mkdir -p "$BACKSTORE" &&
 		echo "udev_path=$BDEV" >"$BACKSTORE/control" &&
 		echo 1 >"$BACKSTORE/enable" &&
 		mkdir -p "$TPG/lun/lun_0" &&
 		ln -s "$BACKSTORE" "$TPG/lun/lun_0/rdmatest" &&
-		mkdir "$NP" &&
+		iscsi_portal_add "$1" &&
 		echo 1 >"$NP/iser" &&
 		echo 0 >"$TPG/attrib/authentication" &&
 		echo 1 >"$TPG/attrib/generate_node_acls" &&
@@ -77,7 +83,7 @@ lio_target_start() {
 }
 
 ulp_start() {
-	lio_target_start || return 1
+	lio_target_start "$1" || return 1
 	iscsid || return 1
 	ISCSID_PID=$(pidof iscsid)
 	iscsiadm -m node -o new -T "$IQN" -p "$ADDR:$ISCSI_PORT" -I iser ||

@@ -34,9 +34,6 @@
 #                     listener takes the connections, and its resources
 #                     are checked with rdmatest_siw's
 #   ulp_check         the kernel interfaces exist; prints why not
-#   ulp_can T         (optional) prints why the ULP cannot run over
-#                     transport T on any machine and fails, if so: its
-#                     four results are then skipped with that reason
 #   ulp_start T DEV   target and initiator up over transport T, RDMA
 #                     device DEV; sets DATA to the block device or file
 #                     that fio uses, and ULP_NOTE to what it checked
@@ -306,15 +303,8 @@ lo_device() {
 # One transport: four results.
 run_transport() {
 	local t=$1 dev=rdmatest_$1 devs out ok qps=0 mrs
-	local marker="rdma selftest: $ULP_NAME over $t starts" why d
+	local marker="rdma selftest: $ULP_NAME over $t starts"
 
-	if declare -F ulp_can >/dev/null && ! why=$(ulp_can "$t"); then
-		ktap_print_msg "$t: skipped: $why"
-		for d in data qp-mr teardown dmesg; do
-			ktap_test_skip "$t $d"
-		done
-		return
-	fi
 	echo "$marker" >/dev/kmsg
 	ok=0
 	devices "$t" || ok=1

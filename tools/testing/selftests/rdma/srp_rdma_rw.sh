@@ -17,6 +17,7 @@
 ULP_NAME=srpt
 ULP_MODULES="target_core_iblock ib_srpt ib_srp"
 ULP_NEEDS_BDEV=1
+ULP_WILDCARD=1
 # ib_srpt's messages when a command's data or response failed to move,
 # and ib_srp's when a work request of a live channel failed.
 ULP_LOG_ERRORS='ib_srpt (RDMA_READ for ioctx|sending response for ioctx)[^.]* failed'
@@ -30,20 +31,6 @@ BACKSTORE=$LIO/core/iblock_0/rdmatest
 SRPT=$LIO/srpt
 TPORT=
 INITIATOR=
-
-# ib_srpt listens on the wildcard address, and siw binds such a listener
-# to its device's interface: a connection from this machine comes in
-# through lo and finds none.  A siw device on lo would take it (see
-# ULP_WILDCARD in lib.sh), but its GID is zero, which leaves ib_srpt
-# without a name for its port; and siw of this kernel makes its sockets
-# in the initial network namespace only, so that an initiator in another
-# namespace does not help either.  Over siw, ib_srpt needs two machines.
-ulp_can() {
-	if [ "$1" = siw ]; then
-		echo "ib_srpt's wildcard listener on siw gets no connection from this machine"
-		return 1
-	fi
-}
 
 ulp_check() {
 	[ -d "$LIO" ] || { echo "no $LIO: configfs or LIO missing"; return 1; }
@@ -79,7 +66,8 @@ ulp_start() {
 	local dev=$2 guid
 
 	mkdir -p "$SRPT" &&
-		echo "$SRP_PORT" >"$SRPT/discovery_auth/rdma_cm_port" || return 1
+		echo "$SRP_PORT" >"$SRPT/discovery_auth/rdma_cm_port" &&
+		lo_device "$1" || return 1
 	TPORT=$SRPT/0x$(gid_hex "$dev")
 	# The initiator port ID of an RDMA CM login: the initiator extension
 	# (0) and the interface ID of the initiator's first GID.

@@ -5,6 +5,8 @@
 # ARCH=x86_64 under QEMU in another ($OBJ_X86) for the suites of hardware
 # drivers, which drivers/infiniband/Kconfig hides from UML (if !UML).
 #
+#   build.sh fragments  print the UML kernel's config fragments, in the
+#                       order it takes them
 #   build.sh config [force]  generate the .config, unless it is newer
 #                       than its fragments: configs/um-*.config, every
 #                       .kunitconfig of the series outside
@@ -38,7 +40,8 @@
 # Needs LINUX (the patched tree), OBJ_UM and OBJ_X86 (the object trees) in
 # the environment, as the top-level Makefile exports them.  EXTRA_CONFIGS,
 # if set, names config fragments that both kernels take last
-# (base-rw.sh's).
+# (base-rw.sh's); UM_EXTRA_CONFIGS, fragments that only the UML kernel
+# takes, after those (check.sh's bisect steps).
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -84,7 +87,7 @@ if [ -f "$LINUX/drivers/infiniband/core/tests/rw_bench_kunit.c" ]; then
 	run_args=(--kernel_args=rw_bench_kunit.batch=10
 		--kernel_args=rw_bench_kunit.batches=5)
 fi
-for f in ${EXTRA_CONFIGS:-}; do
+for f in ${EXTRA_CONFIGS:-} ${UM_EXTRA_CONFIGS:-}; do
 	fragments+=("$f")
 done
 targets=(
@@ -142,6 +145,9 @@ kmake() {
 }
 
 case ${1:-} in
+fragments)
+	printf '%s\n' "${fragments[@]}"
+	;;
 config)
 	config_fresh "$OBJ_UM" "${fragments[@]}" && [ "${2:-}" != force ] &&
 		exit 0

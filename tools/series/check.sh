@@ -299,9 +299,23 @@ PASS\ *) passed=$((passed + 1)) ;;
 esac
 
 # The bisect tree starts as a copy of the built KUnit tree: a step's
-# configuration differs from the last patch's (no selftest, no
-# benchmark), which changes autoconf.h and so defeats ccache for every
-# file, while kbuild rebuilds only the files whose options changed.
+# configuration differs from the last patch's, which changes autoconf.h
+# and so defeats ccache for every file, while kbuild rebuilds only the
+# files whose options changed.  To keep those few, every step takes the
+# last patch's options that the base tree defines too (fault injection,
+# the selftest's file systems and targets), which its own fragments may
+# not have yet.
+bisect_config() {
+	git -C "$LINUX" grep -hoE '^\s*(menu)?config [A-Za-z0-9_]+' base \
+		-- '*Kconfig*' | awk '{ print "CONFIG_" $2 }' |
+		sort -u >"$BUILD/base-symbols"
+	cat $("$here/build.sh" fragments) |
+		awk 'NR == FNR { base[$1] = 1; next }
+		     { s = $0; sub(/^# /, "", s); sub(/[= ].*/, "", s) }
+		     s in base' "$BUILD/base-symbols" - >"$BUILD/bisect.config"
+}
+bisect_config
+export UM_EXTRA_CONFIGS=$BUILD/bisect.config
 rm -rf "$BUILD/obj-bisect"
 cp -a "$OBJ_UM" "$BUILD/obj-bisect"
 n=0
@@ -315,6 +329,7 @@ for msg in $(patch_msgs); do
 	fi
 done
 git -C "$LINUX" checkout -q series
+unset UM_EXTRA_CONFIGS
 
 check "build: in-tree users with W=1, no warning from our files" check_users_w1
 check "sparse: rw.c (C=2)" check_sparse

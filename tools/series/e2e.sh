@@ -28,8 +28,9 @@
 # The guest logs go to $BUILD/e2e/<user>-<run>.log (E2E_OUT sets the
 # directory); E2E_KERNEL boots another UML kernel than $OBJ_UM/linux (make
 # bench boots its two, without KASAN).  E2E_TIMEOUT (seconds, default
-# 600) bounds each guest, E2E_SIZE (default 32M) is how much each of the
-# two fio jobs writes and verifies.  Exits non-zero when a run failed.
+# 300, ten times the slowest run seen) bounds each guest, E2E_SIZE
+# (default 32M) is how much each of the two fio jobs writes and verifies.
+# Exits non-zero when a run failed.
 set -uo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -39,7 +40,7 @@ declare -A test_of=([nvmet]=nvme_rdma_rw.sh [isert]=iser_rdma_rw.sh
 	[srpt]=srp_rdma_rw.sh [svcrdma]=nfs_rdma_rw.sh [ksmbd]=smb_rdma_rw.sh)
 read -ra users <<<"${E2E_USERS:-nvmet isert srpt svcrdma ksmbd}"
 out=${E2E_OUT:-$BUILD/e2e}
-timeout=${E2E_TIMEOUT:-600}
+timeout=${E2E_TIMEOUT:-300}
 size=${E2E_SIZE:-32M}
 runs=("$@")
 [ ${#runs[@]} -gt 0 ] || runs=(siw rxe siw+force_mr rxe+force_mr)

@@ -40,6 +40,7 @@
 #include <linux/vmalloc.h>
 #include <linux/xarray.h>
 #include <net/net_namespace.h>
+#include <rdma/ib_sig_sw.h>
 #include <rdma/ib_verbs.h>
 
 #include "ib_mock.h"
@@ -1061,7 +1062,7 @@ static int mock_map_mr_sg_pi(struct ib_mr *ibmr, struct scatterlist *data_sg,
 			goto err;
 		pi->prot_off = off;
 	}
-	if (ib_mock_pi_validate(ibmr->sig_attrs, pi->data_len, pi->prot_len))
+	if (ib_sig_sw_validate(ibmr->sig_attrs, pi->data_len, pi->prot_len))
 		goto err;
 
 	mr->max_pages = max;
@@ -1226,8 +1227,8 @@ static enum ib_wc_status mock_rdma_pi(struct ib_qp *ibqp,
 		.wire = mdev->pi_wire,
 		.data_len = pi->data_len,
 	};
-	size_t wire_len = ib_mock_pi_wire_len(io.attrs, io.data_len);
-	size_t prot_len = ib_mock_pi_prot_len(io.attrs, io.data_len);
+	size_t wire_len = ib_sig_sw_wire_len(io.attrs, io.data_len);
+	size_t prot_len = ib_sig_sw_prot_len(io.attrs, io.data_len);
 	struct ib_sig_err err;
 	bool clean;
 	u8 *peer;

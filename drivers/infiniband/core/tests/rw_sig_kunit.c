@@ -16,6 +16,7 @@
 #include <linux/scatterlist.h>
 #include <linux/t10-pi.h>
 #include <net/checksum.h>
+#include <rdma/ib_sig_sw.h>
 #include <rdma/rw.h>
 
 #include "ib_mock.h"
@@ -280,7 +281,7 @@ static void sig_stage(struct ib_mock *mock, struct sig_buf *buf,
 		      const struct ib_sig_attrs *attrs,
 		      enum dma_data_direction dir, u8 *prot, u8 *wire)
 {
-	size_t wire_len = ib_mock_pi_wire_len(attrs, buf->data_len);
+	size_t wire_len = ib_sig_sw_wire_len(attrs, buf->data_len);
 	u8 *remote = mock->remote + SIG_REMOTE_OFF;
 	u32 i;
 
@@ -312,7 +313,7 @@ static void sig_check_placed(struct kunit *test, struct ib_mock *mock,
 			     const struct ib_sig_attrs *attrs, const u8 *prot,
 			     const u8 *wire)
 {
-	size_t wire_len = ib_mock_pi_wire_len(attrs, buf->data_len);
+	size_t wire_len = ib_sig_sw_wire_len(attrs, buf->data_len);
 	u8 *remote = mock->remote + SIG_REMOTE_OFF;
 	u8 *got = kunit_kmalloc(test, buf->data_len, GFP_KERNEL);
 	u32 i;
@@ -343,7 +344,7 @@ static void sig_run_clean(struct kunit *test, struct ib_mock *mock,
 	size_t prot_len = SIG_DATA_LEN / sig_interval(attrs) * SIG_TUPLE;
 	struct sig_buf *buf = sig_buf_alloc(test, prot_len);
 	u8 *prot = kunit_kmalloc(test, prot_len, GFP_KERNEL);
-	u8 *wire = kunit_kmalloc(test, ib_mock_pi_wire_len(attrs, SIG_DATA_LEN),
+	u8 *wire = kunit_kmalloc(test, ib_sig_sw_wire_len(attrs, SIG_DATA_LEN),
 				 GFP_KERNEL);
 	struct ib_mr_status status;
 	struct ib_mr *mr;
@@ -986,7 +987,7 @@ static void sig_test_no_pi_list(struct kunit *test)
 
 	rw_series_promise(test, "signature I/O without a PI list");
 	sig_isert_wire_only(&attrs);
-	wire = kunit_kmalloc(test, ib_mock_pi_wire_len(&attrs, SIG_DATA_LEN),
+	wire = kunit_kmalloc(test, ib_sig_sw_wire_len(&attrs, SIG_DATA_LEN),
 			     GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, wire);
 	for (i = 0; i < ARRAY_SIZE(dirs); i++) {
@@ -1052,7 +1053,7 @@ static void sig_test_lists_at_limit(struct kunit *test)
 	u8 *wire;
 
 	sig_default_attrs(&attrs);
-	wire = kunit_kmalloc(test, ib_mock_pi_wire_len(&attrs, SIG_DATA_LEN),
+	wire = kunit_kmalloc(test, ib_sig_sw_wire_len(&attrs, SIG_DATA_LEN),
 			     GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, prot);
 	KUNIT_ASSERT_NOT_NULL(test, wire);
@@ -1343,7 +1344,23 @@ static void sig_test_pass_copies(struct kunit *test)
 	}
 }
 
-/* The engine's guards against published values. */
+/* The guard of @len bytes fed to the engine in two pieces, cut at @cut. */
+static u16 sig_guard(const struct ib_t10_dif_domain *dif, const u8 *buf,
+		     size_t len, size_t cut)
+{
+	struct ib_sig_sw_guard guard;
+
+	ib_sig_sw_guard_init(&guard, dif);
+	ib_sig_sw_guard_update(&guard, buf, cut);
+	ib_sig_sw_guard_update(&guard, buf + cut, len - cut);
+	return be16_to_cpu(ib_sig_sw_guard_final(&guard));
+}
+
+/*
+ * The engine's guards against published values, the data fed whole and
+ * in two pieces cut anywhere, odd lengths included: a device feeds each
+ * interval as its packets and pages cut it.
+ */
 static void sig_test_guard_vectors(struct kunit *test)
 {
 	static const u8 digits[] = "123456789";
@@ -1352,21 +1369,20 @@ static void sig_test_guard_vectors(struct kunit *test)
 				    0xf4, 0xf5, 0xf6, 0xf7 };
 	struct ib_t10_dif_domain crc = { .bg_type = IB_T10DIF_CRC };
 	struct ib_t10_dif_domain csum = { .bg_type = IB_T10DIF_CSUM };
+	size_t cut;
 
-	KUNIT_EXPECT_EQ(test, be16_to_cpu(ib_mock_pi_guard(&crc, digits, 9)),
-			0xd0db);
+	for (cut = 0; cut <= 9; cut++)
+		KUNIT_EXPECT_EQ_MSG(test, sig_guard(&crc, digits, 9, cut),
+				    0xd0db, "cut at %zu", cut);
+	for (cut = 0; cut <= 8; cut++)
+		KUNIT_EXPECT_EQ_MSG(test, sig_guard(&csum, words, 8, cut),
+				    0x220d, "cut at %zu", cut);
 	/* A CRC seed continues a CRC ... */
 	crc.bg = crc_t10dif(digits, 4);
-	KUNIT_EXPECT_EQ(test,
-			be16_to_cpu(ib_mock_pi_guard(&crc, digits + 4, 5)),
-			0xd0db);
-	KUNIT_EXPECT_EQ(test, be16_to_cpu(ib_mock_pi_guard(&csum, words, 8)),
-			0x220d);
+	KUNIT_EXPECT_EQ(test, sig_guard(&crc, digits + 4, 5, 1), 0xd0db);
 	/* ... and a checksum seed is the sum so far. */
 	csum.bg = 0x0001 + 0xf203;
-	KUNIT_EXPECT_EQ(test,
-			be16_to_cpu(ib_mock_pi_guard(&csum, words + 4, 4)),
-			0x220d);
+	KUNIT_EXPECT_EQ(test, sig_guard(&csum, words + 4, 4, 1), 0x220d);
 }
 
 /*
@@ -1405,8 +1421,8 @@ static void sig_test_engine(struct kunit *test)
 	io.data = data;
 	io.prot = prot;
 	io.wire = wire;
-	KUNIT_EXPECT_EQ(test, ib_mock_pi_validate(&attrs, SIG_DATA_LEN,
-						  prot_len), 0);
+	KUNIT_EXPECT_EQ(test, ib_sig_sw_validate(&attrs, SIG_DATA_LEN,
+						 prot_len), 0);
 	KUNIT_EXPECT_TRUE(test, ib_mock_pi_to_wire(&io, &err));
 	sig_expect_bytes(test, wire, want, SIG_DATA_LEN + prot_len, "to wire");
 	io.data = back;
@@ -1415,15 +1431,15 @@ static void sig_test_engine(struct kunit *test)
 	sig_expect_bytes(test, back, data, SIG_DATA_LEN, "data back");
 	sig_expect_bytes(test, prot_back, prot, prot_len, "PI back");
 
-	KUNIT_EXPECT_EQ(test, ib_mock_pi_validate(&attrs, SIG_DATA_LEN - 512,
-						  prot_len), 0);
-	KUNIT_EXPECT_EQ(test, ib_mock_pi_validate(&attrs, SIG_DATA_LEN - 1,
-						  prot_len), -EINVAL);
-	KUNIT_EXPECT_EQ(test, ib_mock_pi_validate(&attrs, SIG_DATA_LEN,
-						  prot_len - 1), -EINVAL);
+	KUNIT_EXPECT_EQ(test, ib_sig_sw_validate(&attrs, SIG_DATA_LEN - 512,
+						 prot_len), 0);
+	KUNIT_EXPECT_EQ(test, ib_sig_sw_validate(&attrs, SIG_DATA_LEN - 1,
+						 prot_len), -EINVAL);
+	KUNIT_EXPECT_EQ(test, ib_sig_sw_validate(&attrs, SIG_DATA_LEN,
+						 prot_len - 1), -EINVAL);
 	attrs.mem.sig.dif.pi_interval = 520;
 	attrs.wire.sig.dif.pi_interval = 520;
-	KUNIT_EXPECT_EQ(test, ib_mock_pi_validate(&attrs, 520, prot_len),
+	KUNIT_EXPECT_EQ(test, ib_sig_sw_validate(&attrs, 520, prot_len),
 			-EINVAL);
 }
 

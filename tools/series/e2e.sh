@@ -20,6 +20,8 @@
 #
 # The users and their tests:
 #   nvmet    nvme_rdma_rw.sh    nvmet-rdma, nvme-rdma
+#   nvmet-pi nvme_pi_rdma_rw.sh the same with T10-PI, over rxe only: the
+#                               soft device with signature handover
 #   isert    iser_rdma_rw.sh    LIO's iSCSI target with isert, ib_iser
 #   srpt     srp_rdma_rw.sh     ib_srpt, ib_srp
 #   svcrdma  nfs_rdma_rw.sh     nfsd over svcrdma, the NFS client
@@ -36,9 +38,12 @@ set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 kernel=${E2E_KERNEL:-$OBJ_UM/linux}
 tests=$LINUX/tools/testing/selftests/rdma
-declare -A test_of=([nvmet]=nvme_rdma_rw.sh [isert]=iser_rdma_rw.sh
+declare -A test_of=([nvmet]=nvme_rdma_rw.sh [nvmet-pi]=nvme_pi_rdma_rw.sh
+	[isert]=iser_rdma_rw.sh
 	[srpt]=srp_rdma_rw.sh [svcrdma]=nfs_rdma_rw.sh [ksmbd]=smb_rdma_rw.sh)
-read -ra users <<<"${E2E_USERS:-nvmet isert srpt svcrdma ksmbd}"
+# Users whose test needs what only some transports have.
+declare -A transports_of=([nvmet-pi]=rxe)
+read -ra users <<<"${E2E_USERS:-nvmet nvmet-pi isert srpt svcrdma ksmbd}"
 out=${E2E_OUT:-$BUILD/e2e}
 timeout=${E2E_TIMEOUT:-300}
 size=${E2E_SIZE:-32M}
@@ -84,6 +89,9 @@ for f in "$kernel" $(for u in "${users[@]}"; do echo "$tests/${test_of[$u]}"; do
 done
 rm -rf "$out"
 mkdir -p "$out/uml"
+# The disk with PI that lib.sh asks scsi_debug for, which the guest has
+# built in: its parameters go on the command line, no disk made at boot.
+sdebug_mb=$(($(numfmt --from=iec "$size") * 2 / 1048576 + 16))
 
 # Boot one guest for user $1 and run $2; its console goes to $log.
 boot() {
@@ -100,6 +108,8 @@ boot() {
 		kunit.enable=0 ib_core.force_mr=$force_mr \
 		e2e_test="$tests/${test_of[$user]}" e2e_args="$transport" \
 		RDMA_TEST_SIZE="$size" \
+		scsi_debug.add_host=0 scsi_debug.dif=1 scsi_debug.dix=1 \
+		scsi_debug.guard=0 scsi_debug.dev_size_mb="$sdebug_mb" \
 		</dev/null >"$log" 2>&1
 }
 
@@ -125,6 +135,10 @@ verdict() {
 failed=0
 for user in "${users[@]}"; do
 	for run in "${runs[@]}"; do
+		case " ${transports_of[$user]:-${run%+*}} " in
+		*" ${run%+*} "*) ;;
+		*) continue ;;
+		esac
 		log=$out/$user-$run.log
 		start=$(date +%s)
 		boot "$user" "$run" "$log"

@@ -19,7 +19,8 @@
 #   ULP_NAME          what the messages call the test
 #   ULP_COMMANDS      userspace commands it needs beyond the common ones
 #   ULP_MODULES       modules to load (ignored when built in)
-#   ULP_NEEDS_BDEV    1 when the target exports $BDEV
+#   ULP_NEEDS_BDEV    1 when the target exports $BDEV; pi when $BDEV
+#                     must also carry T10 protection information
 #   ULP_LOG_ERRORS    extended regex of the ULP's own I/O error messages
 #   ULP_MEM_ALIGN     fio's iomem_align (default 1028: buffers start at
 #                     an offset into a page)
@@ -47,7 +48,10 @@
 # through lo.  All of it and all the ULP set up are removed at the end.  The
 # block device exported is $RDMA_TEST_BDEV, whose content is lost; without
 # it the test makes a memory-backed null_blk device, rdmatest, through
-# null_blk's configfs and removes it at the end.  $RDMA_TEST_SIZE is how
+# null_blk's configfs and removes it at the end; or, for a test that needs
+# protection information, a scsi_debug disk with T10-DIF type 1 and DIX
+# (scsi_debug loaded with dif=1 dix=1 guard=0, or built in with those on
+# the kernel command line and add_host=0).  $RDMA_TEST_SIZE is how
 # much each fio job writes (default 32M; the device must hold twice that),
 # $RDMA_TEST_TIMEOUT how long fio may take (default 300 seconds) before
 # it is killed and the kernel logs its blocked tasks.
@@ -74,7 +78,9 @@ DATA=
 ULP_NOTE=
 BASE_QP_MR=
 BASE_ALL=
+SDEBUG=/sys/bus/pseudo/drivers/scsi_debug
 MADE_NULLB=0
+MADE_SDEBUG=0
 ADDED_NETDEV=0
 TRANSPORTS=()
 : "${ULP_NAME:?the test must set ULP_NAME}"
@@ -150,6 +156,38 @@ nullb_setup() {
 nullb_teardown() {
 	echo 0 >"$NULLB/power"
 	rmdir "$NULLB"
+}
+
+# A scsi_debug disk of $1 MiB whose integrity profile is T10-DIF type 1
+# with a CRC guard; prints why not.
+pi_disk_setup() {
+	[ -d "$SDEBUG" ] || modprobe -q scsi_debug dif=1 dix=1 guard=0 \
+		dev_size_mb="$1" add_host=0 2>/dev/null
+	if [ ! -d "$SDEBUG" ]; then
+		echo "no scsi_debug"
+		return 1
+	fi
+	if [ "$(cat "$SDEBUG/dif")" != 1 ] || [ "$(cat "$SDEBUG/dix")" != 1 ] ||
+	   [ "$(cat "$SDEBUG/guard")" != 0 ]; then
+		echo "scsi_debug has no dif=1 dix=1 guard=0"
+		return 1
+	fi
+	if [ "$(cat "$SDEBUG/dev_size_mb")" -lt "$1" ]; then
+		echo "scsi_debug's dev_size_mb is below $1"
+		return 1
+	fi
+	echo 1 >"$SDEBUG/add_host" && MADE_SDEBUG=1 &&
+		wait_for 10 scsi_disk scsi_debug >/dev/null || return 1
+	BDEV=$(scsi_disk scsi_debug)
+	if [ "$(cat "/sys/block/${BDEV#/dev/}/integrity/format")" != \
+	     T10-DIF-TYPE1-CRC ]; then
+		echo "$BDEV has no T10-DIF-TYPE1-CRC integrity profile"
+		return 1
+	fi
+}
+
+pi_disk_teardown() {
+	echo -1 >"$SDEBUG/add_host"
 }
 
 # The block device of the first SCSI disk of a host whose driver is $1
@@ -382,6 +420,7 @@ cleanup() {
 	done
 	[ $ADDED_NETDEV = 1 ] && ip link delete "$NETDEV"
 	[ $MADE_NULLB = 1 ] && nullb_teardown
+	[ $MADE_SDEBUG = 1 ] && pi_disk_teardown
 	rm -rf "$TMP"
 }
 
@@ -412,10 +451,16 @@ rdma_main() {
 	fi
 	TMP=$(mktemp -d)
 	trap cleanup EXIT
-	if [ "$ULP_NEEDS_BDEV" != 1 ]; then
+	if [ "$ULP_NEEDS_BDEV" = 0 ]; then
 		:
 	elif [ -n "${RDMA_TEST_BDEV:-}" ]; then
 		BDEV=$RDMA_TEST_BDEV
+	elif [ "$ULP_NEEDS_BDEV" = pi ]; then
+		if ! pi_disk_setup $(($(numfmt --from=iec "$SIZE") * 2 / 1048576 +
+				      16)) >"$TMP/pi.log" 2>&1; then
+			why=$(tail -n 1 "$TMP/pi.log")
+			ktap_exit_fail_msg "no disk with protection information: $why"
+		fi
 	else
 		nullb_setup $(($(numfmt --from=iec "$SIZE") * 2 / 1048576 + 16))
 		case $? in

@@ -12,13 +12,31 @@
 # ib_core.force_mr=1 on the kernel command line makes both register MRs
 # in both directions.
 #
+# With NVME_PI=1 (nvme_pi_rdma_rw.sh), the namespace carries T10 protection
+# information end to end: a disk with a T10-DIF type 1 profile (see
+# lib.sh), PI enabled on the nvmet port and subsystem, and a host whose
+# namespace gets the same profile, so that the block layer generates the
+# PI of every write and verifies that of every read.  nvmet-rdma then
+# moves data and PI with the R/W API's signature offload, through
+# integrity MRs, and the host's nvme-rdma through its own: over rxe by
+# default, the soft device with signature handover.
+#
 # Needs root, iproute2 (ip, rdma), nvme-cli, fio and the options in
 # ./config.
 
+NVME_PI=${NVME_PI:-0}
 ULP_NAME=nvmet
 ULP_COMMANDS=nvme
 ULP_MODULES="nvmet-rdma nvme-rdma"
 ULP_NEEDS_BDEV=1
+if [ "$NVME_PI" = 1 ]; then
+	ULP_NAME=nvmet-pi
+	ULP_NEEDS_BDEV=pi
+	# The block layer generates and verifies PI one bio_vec at a time
+	# and needs each to hold whole sectors, which nvme's 4-byte DMA
+	# alignment does not ensure for O_DIRECT buffers.
+	ULP_MEM_ALIGN=512
+fi
 # nvmet-rdma's messages when a command's data or response failed to move
 # (flushed work requests at disconnect are not reported).
 ULP_LOG_ERRORS='nvmet_rdma: (RDMA (READ|WRITE) for CQE|SEND for CQE'
@@ -34,6 +52,23 @@ HOSTNQN=nqn.2014-08.org.nvmexpress:uuid:$HOSTID
 
 ulp_check() {
 	[ -d "$CFS" ] || { echo "no $CFS: configfs or nvmet missing"; return 1; }
+}
+
+# PI on the port and the subsystem, and the host's namespace with the
+# disk's profile.
+nvme_pi_check() {
+	local format
+
+	format=$(cat "/sys/block/${DATA#/dev/}/integrity/format")
+	if [ "$(cat "$CFS/ports/1/param_pi_enable")" != 1 ]; then
+		echo "nvmet turned PI off on the port: the device has no signature handover"
+		return 1
+	fi
+	if [ "$format" != T10-DIF-TYPE1-CRC ]; then
+		echo "the host's namespace has integrity profile $format"
+		return 1
+	fi
+	ULP_NOTE="host namespace $DATA: integrity $format"
 }
 
 # The block device of the namespace the host sees for $NQN.
@@ -54,6 +89,7 @@ ulp_start() {
 
 	mkdir "$sub" &&
 		echo 1 >"$sub/attr_allow_any_host" &&
+		echo "$NVME_PI" >"$sub/attr_pi_enable" &&
 		mkdir "$sub/namespaces/1" &&
 		echo "$BDEV" >"$sub/namespaces/1/device_path" &&
 		echo 1 >"$sub/namespaces/1/enable" &&
@@ -62,6 +98,7 @@ ulp_start() {
 		echo ipv4 >"$port/addr_adrfam" &&
 		echo "$ADDR" >"$port/addr_traddr" &&
 		echo "$PORT" >"$port/addr_trsvcid" &&
+		echo "$NVME_PI" >"$port/param_pi_enable" &&
 		ln -s "$sub" "$port/subsystems/$NQN" || return 1
 	nvme connect -t rdma -a "$ADDR" -s "$PORT" -n "$NQN" \
 		--hostnqn="$HOSTNQN" --hostid="$HOSTID" || return 1
@@ -70,6 +107,7 @@ ulp_start() {
 		return 1
 	fi
 	DATA=$(nvme_bdev)
+	[ "$NVME_PI" = 0 ] || nvme_pi_check
 }
 
 ulp_disconnect() {
@@ -88,4 +126,6 @@ ulp_stop() {
 	fi
 }
 
+# Only rxe has signature handover.
+[ "$NVME_PI" = 0 ] || [ $# -gt 0 ] || set -- rxe
 rdma_main "$@"

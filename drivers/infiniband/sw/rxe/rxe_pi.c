@@ -184,8 +184,12 @@ static int pi_interval_end(struct rxe_mr *mr, u32 block, bool to_wire,
 	return 0;
 }
 
-/* Bytes @off to @off + @len of the wire stream, from memory to @buf. */
-static int pi_to_wire(struct rxe_mr *mr, u64 off, u8 *buf, u32 len)
+/*
+ * Bytes @off to @off + @len of the wire stream, between memory and @buf:
+ * out of memory with @to_wire, into it without.
+ */
+static int pi_move(struct rxe_mr *mr, u64 off, u8 *buf, u32 len,
+		   bool to_wire)
 {
 	struct rxe_pi_mr *pi = mr->pi;
 	bool wire_pi = pi_wire_has_pi(pi);
@@ -201,48 +205,21 @@ static int pi_to_wire(struct rxe_mr *mr, u64 off, u8 *buf, u32 len)
 			n = min(len, pi->interval - in);
 			ret = pi_seg_walk(pi->data, pi->nr_data,
 					  (u64)block * pi->interval + in, buf,
-					  n, false, NULL);
-			/* Memory PI the wire strips is checked here. */
+					  n, !to_wire, NULL);
+			/*
+			 * With no tuple on the wire, an interval is done with
+			 * its last byte of data: the memory PI is checked on
+			 * the way out, generated on the way in.
+			 */
 			if (!ret && !wire_pi && in + n == pi->interval)
-				ret = pi_interval_end(mr, block, true, NULL,
+				ret = pi_interval_end(mr, block, to_wire, NULL,
 						      NULL);
-		} else {
+		} else if (to_wire) {
 			in -= pi->interval;
 			n = min_t(u32, len, PI_TUPLE - in);
 			ret = pi_interval_end(mr, block, true, NULL, &wire_t);
 			if (!ret)
 				memcpy(buf, (u8 *)&wire_t + in, n);
-		}
-		if (ret)
-			return ret;
-		off += n;
-		buf += n;
-		len -= n;
-	}
-	return 0;
-}
-
-/* Bytes @off to @off + @len of the wire stream, from @buf to memory. */
-static int pi_from_wire(struct rxe_mr *mr, u64 off, const u8 *buf, u32 len)
-{
-	struct rxe_pi_mr *pi = mr->pi;
-	bool wire_pi = pi_wire_has_pi(pi);
-	int ret;
-
-	while (len) {
-		u32 block = div_u64(off, pi->stride);
-		u32 in = off - (u64)block * pi->stride;
-		u32 n;
-
-		if (in < pi->interval) {
-			n = min(len, pi->interval - in);
-			ret = pi_seg_walk(pi->data, pi->nr_data,
-					  (u64)block * pi->interval + in,
-					  (void *)buf, n, true, NULL);
-			/* Memory PI the wire lacks is generated here. */
-			if (!ret && !wire_pi && in + n == pi->interval)
-				ret = pi_interval_end(mr, block, false, NULL,
-						      NULL);
 		} else {
 			in -= pi->interval;
 			n = min_t(u32, len, PI_TUPLE - in);
@@ -297,9 +274,7 @@ int rxe_pi_copy(struct rxe_mr *mr, u64 iova, void *addr, unsigned int length,
 	if (!pi->interval)
 		return pi_seg_walk(pi->data, pi->nr_data, iova, addr, length,
 				   dir == RXE_TO_MR_OBJ, NULL);
-	if (dir == RXE_FROM_MR_OBJ)
-		return pi_to_wire(mr, iova, addr, length);
-	return pi_from_wire(mr, iova, addr, length);
+	return pi_move(mr, iova, addr, length, dir == RXE_FROM_MR_OBJ);
 }
 
 /**

@@ -47,6 +47,9 @@ read -ra users <<<"${E2E_USERS:-nvmet nvmet-pi isert srpt svcrdma ksmbd}"
 out=${E2E_OUT:-$BUILD/e2e}
 timeout=${E2E_TIMEOUT:-300}
 size=${E2E_SIZE:-32M}
+# fio's own limit in the guest, well inside the guest's: a hung fio gets
+# its blocked tasks logged before the guest is killed.
+fio_timeout=$((timeout * 2 / 5))
 runs=("$@")
 [ ${#runs[@]} -gt 0 ] || runs=(siw rxe siw+force_mr rxe+force_mr)
 
@@ -107,7 +110,7 @@ boot() {
 		init="$here/e2e-guest.sh" \
 		kunit.enable=0 ib_core.force_mr=$force_mr \
 		e2e_test="$tests/${test_of[$user]}" e2e_args="$transport" \
-		RDMA_TEST_SIZE="$size" \
+		RDMA_TEST_SIZE="$size" RDMA_TEST_TIMEOUT="$fio_timeout" \
 		scsi_debug.add_host=0 scsi_debug.dif=1 scsi_debug.dix=1 \
 		scsi_debug.guard=0 scsi_debug.dev_size_mb="$sdebug_mb" \
 		</dev/null >"$log" 2>&1

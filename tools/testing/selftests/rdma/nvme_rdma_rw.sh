@@ -32,9 +32,8 @@ ULP_NEEDS_BDEV=1
 if [ "$NVME_PI" = 1 ]; then
 	ULP_NAME=nvmet-pi
 	ULP_NEEDS_BDEV=pi
-	# The block layer generates and verifies PI one bio_vec at a time
-	# and needs each to hold whole sectors, which nvme's 4-byte DMA
-	# alignment does not ensure for O_DIRECT buffers.
+	# The block layer generates and verifies PI one bio_vec at a time,
+	# so a namespace with PI takes only buffers aligned to its sectors.
 	ULP_MEM_ALIGN=512
 fi
 # nvmet-rdma's messages when a command's data or response failed to move

@@ -34,12 +34,15 @@ struct ib_sig_sw_guard {
  *		remapping domain grows by one per interval
  * @mem:	the guard of its data as the memory domain computes it
  * @wire:	the same for the wire domain
+ * @shared:	both domains compute the same guard (type and seed), so
+ *		@mem alone is fed
  */
 struct ib_sig_sw_interval {
 	const struct ib_sig_attrs *attrs;
 	u32 index;
 	struct ib_sig_sw_guard mem;
 	struct ib_sig_sw_guard wire;
+	bool shared;
 };
 
 u32 ib_sig_sw_pi_interval(const struct ib_sig_attrs *attrs);

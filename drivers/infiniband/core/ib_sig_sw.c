@@ -189,6 +189,9 @@ void ib_sig_sw_interval_init(struct ib_sig_sw_interval *iv,
 	iv->index = index;
 	ib_sig_sw_guard_init(&iv->mem, sig_dif(&attrs->mem));
 	ib_sig_sw_guard_init(&iv->wire, sig_dif(&attrs->wire));
+	iv->shared = iv->mem.dif && iv->wire.dif &&
+		     iv->mem.dif->bg_type == iv->wire.dif->bg_type &&
+		     iv->mem.dif->bg == iv->wire.dif->bg;
 }
 EXPORT_SYMBOL_GPL(ib_sig_sw_interval_init);
 
@@ -202,7 +205,8 @@ void ib_sig_sw_interval_update(struct ib_sig_sw_interval *iv,
 			       const void *buf, size_t len)
 {
 	ib_sig_sw_guard_update(&iv->mem, buf, len);
-	ib_sig_sw_guard_update(&iv->wire, buf, len);
+	if (!iv->shared)
+		ib_sig_sw_guard_update(&iv->wire, buf, len);
 }
 EXPORT_SYMBOL_GPL(ib_sig_sw_interval_update);
 
@@ -333,10 +337,18 @@ bool ib_sig_sw_interval_end(const struct ib_sig_sw_interval *iv,
 			    struct t10_pi_tuple *dst, u64 offset,
 			    struct ib_sig_err *err)
 {
-	const struct ib_sig_sw_guard *src_guard = to_wire ? &iv->mem : &iv->wire;
-	const struct ib_sig_sw_guard *dst_guard = to_wire ? &iv->wire : &iv->mem;
+	struct ib_sig_sw_guard wire = iv->wire;
+	const struct ib_sig_sw_guard *src_guard = to_wire ? &iv->mem : &wire;
+	const struct ib_sig_sw_guard *dst_guard = to_wire ? &wire : &iv->mem;
 	struct t10_pi_tuple from = {};
 	bool clean = true;
+
+	/* A shared guard ran in @mem only; the wire keeps its own tags. */
+	if (iv->shared) {
+		wire.crc = iv->mem.crc;
+		wire.sum = iv->mem.sum;
+		wire.len = iv->mem.len;
+	}
 
 	if (WARN_ON_ONCE(!src != !src_guard->dif || !dst != !dst_guard->dif))
 		return sig_fail(err, IB_SIG_BAD_GUARD, 0, 0, offset);

@@ -29,6 +29,12 @@
 #include "rxe.h"
 #include "rxe_loc.h"
 
+/*
+ * Segments an integrity MR maps per list, as the device advertises it
+ * (max_pi_fast_reg_page_list_len): half its fast-registration list, as
+ * on mlx5, where data and PI share one.
+ */
+#define PI_MAX_SEGS	(RXE_MAX_FMR_PAGE_LIST_LEN / 2)
 #define PI_TUPLE	sizeof(struct t10_pi_tuple)
 
 /* One piece of an integrity MR's memory: a DMA (here virtual) address. */
@@ -501,8 +507,7 @@ struct ib_mr *rxe_alloc_mr_integrity(struct ib_pd *ibpd, u32 max_num_data_sg,
 	struct rxe_mr *mr;
 	int err;
 
-	if (max_num_data_sg > RXE_MAX_FMR_PAGE_LIST_LEN ||
-	    max_num_meta_sg > RXE_MAX_FMR_PAGE_LIST_LEN)
+	if (max_num_data_sg > PI_MAX_SEGS || max_num_meta_sg > PI_MAX_SEGS)
 		return ERR_PTR(-EINVAL);
 
 	mr = kzalloc(sizeof(*mr), GFP_KERNEL);

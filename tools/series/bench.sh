@@ -138,10 +138,12 @@ run)
 	;;
 e2e)
 	rm -f "$bench/e2e.log"
+	# The users whose guests run fio (not nvmet-pi-corrupt's).
+	users=${E2E_USERS:-nvmet nvmet-pi isert srpt svcrdma ksmbd}
 	for round in 1 2 3; do
 		for side in ours base; do
 			echo "bench: e2e round $round, the $side rw.c"
-			E2E_KERNEL=$bench/obj-$side/linux \
+			E2E_KERNEL=$bench/obj-$side/linux E2E_USERS=$users \
 				E2E_OUT=$bench/e2e/$side-$round \
 				"$here/e2e.sh" siw rxe |
 				sed "s/^/$side $round: /" | tee -a "$bench/e2e.log"

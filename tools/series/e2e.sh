@@ -16,16 +16,22 @@
 #                       <transport>[+force_mr], for each user in
 #                       $E2E_USERS (default: all); print one line per
 #                       user and run:
-#                       "PASS|FAIL e2e: <user> <run>: <fio figures>"
+#                       "PASS|FAIL e2e: <user> <run>: <figures>"
 #
 # The users and their tests:
-#   nvmet    nvme_rdma_rw.sh    nvmet-rdma, nvme-rdma
-#   nvmet-pi nvme_pi_rdma_rw.sh the same with T10-PI, over rxe only: the
-#                               soft device with signature handover
-#   isert    iser_rdma_rw.sh    LIO's iSCSI target with isert, ib_iser
-#   srpt     srp_rdma_rw.sh     ib_srpt, ib_srp
-#   svcrdma  nfs_rdma_rw.sh     nfsd over svcrdma, the NFS client
-#   ksmbd    smb_rdma_rw.sh     ksmbd's SMB Direct, cifs
+#   nvmet             nvme_rdma_rw.sh          nvmet-rdma, nvme-rdma
+#   nvmet-pi          nvme_pi_rdma_rw.sh       the same with T10-PI, over
+#                                              rxe only: the soft device
+#                                              with signature handover
+#   nvmet-pi-corrupt  nvme_pi_corrupt_rdma.sh  nvmet-pi with corrupted PI
+#                                              instead of fio: each one
+#                                              must be refused
+#   isert             iser_rdma_rw.sh          LIO's iSCSI target with
+#                                              isert, ib_iser
+#   srpt              srp_rdma_rw.sh           ib_srpt, ib_srp
+#   svcrdma           nfs_rdma_rw.sh           nfsd over svcrdma, the NFS
+#                                              client
+#   ksmbd             smb_rdma_rw.sh           ksmbd's SMB Direct, cifs
 #
 # The guest logs go to $BUILD/e2e/<user>-<run>.log (E2E_OUT sets the
 # directory); E2E_KERNEL boots another UML kernel than $OBJ_UM/linux (make
@@ -39,11 +45,11 @@ here=$(cd "$(dirname "$0")" && pwd)
 kernel=${E2E_KERNEL:-$OBJ_UM/linux}
 tests=$LINUX/tools/testing/selftests/rdma
 declare -A test_of=([nvmet]=nvme_rdma_rw.sh [nvmet-pi]=nvme_pi_rdma_rw.sh
-	[isert]=iser_rdma_rw.sh
+	[nvmet-pi-corrupt]=nvme_pi_corrupt_rdma.sh [isert]=iser_rdma_rw.sh
 	[srpt]=srp_rdma_rw.sh [svcrdma]=nfs_rdma_rw.sh [ksmbd]=smb_rdma_rw.sh)
 # Users whose test needs what only some transports have.
-declare -A transports_of=([nvmet-pi]=rxe)
-read -ra users <<<"${E2E_USERS:-nvmet nvmet-pi isert srpt svcrdma ksmbd}"
+declare -A transports_of=([nvmet-pi]=rxe [nvmet-pi-corrupt]=rxe)
+read -ra users <<<"${E2E_USERS:-nvmet nvmet-pi nvmet-pi-corrupt isert srpt svcrdma ksmbd}"
 out=${E2E_OUT:-$BUILD/e2e}
 timeout=${E2E_TIMEOUT:-300}
 size=${E2E_SIZE:-32M}
@@ -146,7 +152,7 @@ for user in "${users[@]}"; do
 		start=$(date +%s)
 		boot "$user" "$run" "$log"
 		secs=$(($(date +%s) - start))
-		figures=$(sed -n "s/^# ${run%+*}: fio: //p" "$log")
+		figures=$(sed -nE "s/^# ${run%+*}: (fio|corrupt): //p" "$log")
 		if why=$(verdict "$run" "$log"); then
 			echo "PASS e2e: $user $run: $figures (guest ${secs} s)"
 		else

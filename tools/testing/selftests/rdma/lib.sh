@@ -10,6 +10,7 @@
 # results:
 #   data      the ULP's initiator connects to its target on the same
 #             machine over the transport and fio writes and verifies data
+#             (or the test's own ULP_DATA check runs)
 #   qp-mr     no QP or MR of the device is left once the initiator is gone
 #   teardown  nothing is left (PD, CQ, QP, CM ID, MR) once the target is
 #   dmesg     no WARNING, BUG, Oops, KASAN or lockdep report in the kernel
@@ -26,6 +27,9 @@
 #                     an offset into a page)
 #   ULP_BSSPLIT       fio's bssplit (default: 512 bytes to 1 MiB, some
 #                     sizes not a multiple of the page size)
+#   ULP_DATA          the function the data result runs (default
+#                     fio_data); it prints one line, "<what>: <figures>"
+#                     or why it failed
 #   ULP_WILDCARD      1 when the ULP's target listens on the wildcard
 #                     address.  siw binds such a listener to its own
 #                     interface, and connections from this machine come
@@ -86,6 +90,7 @@ TRANSPORTS=()
 : "${ULP_NAME:?the test must set ULP_NAME}"
 : "${ULP_COMMANDS:=}" "${ULP_MODULES:=}" "${ULP_NEEDS_BDEV:=0}"
 : "${ULP_LOG_ERRORS:=}" "${ULP_MEM_ALIGN:=1028}" "${ULP_WILDCARD:=0}"
+: "${ULP_DATA:=fio_data}"
 : "${ULP_BSSPLIT:=512/5:4k/15:7680/10:16k/10:64k/15:132k/15:512k/15:1m/15}"
 
 # Wait up to $1 seconds for a command to succeed.
@@ -287,6 +292,17 @@ fio_watchdog() {
 	kill -KILL "$1"
 }
 
+# fio on $DATA: prints "fio: <figures>", or why it failed.
+fio_data() {
+	local out
+
+	if ! out=$(run_fio 2>"$TMP/fio.err"); then
+		echo "fio failed: $(tail -n 5 "$TMP/fio.err")"
+		return 1
+	fi
+	echo "fio: $(fio_figures "$out")"
+}
+
 # Print "write <MB/s> MB/s <IOPS> IOPS, read ..." from fio's terse line:
 # KiB/s and IOPS are fields 7 and 8 for reads, 48 and 49 for writes.
 fio_figures() {
@@ -363,12 +379,8 @@ run_transport() {
 		mrs=$(res_list "$devs" mr | wc -l)
 		ktap_print_msg "$t: connected, the device has $qps QPs, $mrs MRs"
 		[ -n "$ULP_NOTE" ] && ktap_print_msg "$t: $ULP_NOTE"
-		if out=$(run_fio 2>"$TMP/fio.err"); then
-			ktap_print_msg "$t: fio: $(fio_figures "$out")"
-		else
-			ktap_print_msg "$t: fio failed: $(tail -n 5 "$TMP/fio.err")"
-			ok=1
-		fi
+		out=$("$ULP_DATA") || ok=1
+		ktap_print_msg "$t: $out"
 	fi
 	result "$t data" $ok
 

@@ -25,17 +25,17 @@
 # ./config.
 
 NVME_PI=${NVME_PI:-0}
-ULP_NAME=nvmet
 ULP_COMMANDS=nvme
 ULP_MODULES="nvmet-rdma nvme-rdma"
 ULP_NEEDS_BDEV=1
 if [ "$NVME_PI" = 1 ]; then
-	ULP_NAME=nvmet-pi
+	: "${ULP_NAME:=nvmet-pi}"
 	ULP_NEEDS_BDEV=pi
 	# The block layer generates and verifies PI one bio_vec at a time,
 	# so a namespace with PI takes only buffers aligned to its sectors.
 	ULP_MEM_ALIGN=512
 fi
+: "${ULP_NAME:=nvmet}"
 # nvmet-rdma's messages when a command's data or response failed to move
 # (flushed work requests at disconnect are not reported).
 ULP_LOG_ERRORS='nvmet_rdma: (RDMA (READ|WRITE) for CQE|SEND for CQE'

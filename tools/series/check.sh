@@ -13,12 +13,14 @@ here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/../.." && pwd)
 logs=$BUILD/logs
 mkdir -p "$logs"
+rm -f "$logs/times.txt"
 passed=0
 failed=0
 
-# check <name> <command...>: run the command, its output to a log.
+# check <name> <command...>: run the command, its output to a log, and
+# the seconds it took to $logs/times.txt.
 check() {
-	local name=$1 log
+	local name=$1 log start=$SECONDS rc=0
 	shift
 	log=$logs/$(echo "$name" | tr -c 'A-Za-z0-9._-' _).log
 	if "$@" >"$log" 2>&1; then
@@ -28,8 +30,10 @@ check() {
 		echo "FAIL $name"
 		sed 's/^/    /' "$log" | tail -n 20
 		failed=$((failed + 1))
-		return 1
+		rc=1
 	fi
+	echo "$((SECONDS - start)) $name" >>"$logs/times.txt"
+	return $rc
 }
 
 patch_msgs() { awk '$1 == "patch" { print $2 }' "$here/series"; }
@@ -66,10 +70,22 @@ check_bisect_kunit() {
 	[ "$f" = 0 ] && [ "$p" -gt 0 ]
 }
 
-# A patch that adds a UML suite (a *_kunit.c under core/tests/).
+# A patch whose UML suites a bisect step runs: one that adds a suite (a
+# *_kunit.c under core/tests/), or changes the code they test (rw.c and
+# the T10-PI engine) once a suite exists.  With BISECT_SUITES=all, every
+# patch that adds or changes a suite too.  Each run costs a KASAN kernel
+# link, about 45 s, which CI's time limit cannot afford at every patch.
 touches_suite() {
-	git -C "$LINUX" diff --name-only --diff-filter=AM "$1~1" "$1" |
-		grep -q '^drivers/infiniband/core/tests/.*_kunit\.c$'
+	local tested='^(drivers/infiniband/core/(rw\.c|rw_priv\.h|ib_sig_sw\.c)|include/rdma/(rw|ib_sig_sw)\.h)$'
+	local suite='^drivers/infiniband/core/tests/.*_kunit\.c$'
+	local filter=A
+
+	[ "${BISECT_SUITES:-}" = all ] && filter=AM
+	git -C "$LINUX" diff --name-only --diff-filter="$filter" "$1~1" "$1" |
+		grep -q "$suite" && return 0
+	git -C "$LINUX" ls-tree -r --name-only "$1" drivers/infiniband/core/tests |
+		grep -q "$suite" &&
+		git -C "$LINUX" diff --name-only "$1~1" "$1" | grep -qE "$tested"
 }
 
 # The KUnit suites of one object tree (run_kunit <tree> <build.sh action>

@@ -138,8 +138,8 @@ run)
 	;;
 e2e)
 	rm -f "$bench/e2e.log"
-	# The users whose guests run fio (not nvmet-pi-corrupt's).
-	users=${E2E_USERS:-nvmet nvmet-pi isert srpt svcrdma ksmbd}
+	# The users whose guests run fio (not the -corrupt ones).
+	users=${E2E_USERS:-nvmet nvmet-pi isert isert-pi srpt svcrdma ksmbd}
 	for round in 1 2 3; do
 		for side in ours base; do
 			echo "bench: e2e round $round, the $side rw.c"

@@ -28,6 +28,11 @@
 #                                              must be refused
 #   isert             iser_rdma_rw.sh          LIO's iSCSI target with
 #                                              isert, ib_iser
+#   isert-pi          iser_pi_rdma_rw.sh       the same with T10-PI, over
+#                                              rxe only, ib_iser booted
+#                                              with pi_enable
+#   isert-pi-corrupt  iser_pi_corrupt_rdma.sh  isert-pi with stale PI on
+#                                              the disk instead of fio
 #   srpt              srp_rdma_rw.sh           ib_srpt, ib_srp
 #   svcrdma           nfs_rdma_rw.sh           nfsd over svcrdma, the NFS
 #                                              client
@@ -46,10 +51,15 @@ kernel=${E2E_KERNEL:-$OBJ_UM/linux}
 tests=$LINUX/tools/testing/selftests/rdma
 declare -A test_of=([nvmet]=nvme_rdma_rw.sh [nvmet-pi]=nvme_pi_rdma_rw.sh
 	[nvmet-pi-corrupt]=nvme_pi_corrupt_rdma.sh [isert]=iser_rdma_rw.sh
+	[isert-pi]=iser_pi_rdma_rw.sh [isert-pi-corrupt]=iser_pi_corrupt_rdma.sh
 	[srpt]=srp_rdma_rw.sh [svcrdma]=nfs_rdma_rw.sh [ksmbd]=smb_rdma_rw.sh)
 # Users whose test needs what only some transports have.
-declare -A transports_of=([nvmet-pi]=rxe [nvmet-pi-corrupt]=rxe)
-read -ra users <<<"${E2E_USERS:-nvmet nvmet-pi nvmet-pi-corrupt isert srpt svcrdma ksmbd}"
+declare -A transports_of=([nvmet-pi]=rxe [nvmet-pi-corrupt]=rxe
+	[isert-pi]=rxe [isert-pi-corrupt]=rxe)
+# Users whose guest needs more on its kernel command line.
+declare -A cmdline_of=([isert-pi]=ib_iser.pi_enable=1
+	[isert-pi-corrupt]=ib_iser.pi_enable=1)
+read -ra users <<<"${E2E_USERS:-nvmet nvmet-pi nvmet-pi-corrupt isert isert-pi isert-pi-corrupt srpt svcrdma ksmbd}"
 out=${E2E_OUT:-$BUILD/e2e}
 timeout=${E2E_TIMEOUT:-300}
 size=${E2E_SIZE:-32M}
@@ -109,6 +119,7 @@ boot() {
 	[ "$run" != "$transport" ] && force_mr=1
 	# No eth= or vec= device: the guest has no way out.  Its console
 	# (con0) is our stdout, no other console or serial line exists.
+	# shellcheck disable=SC2086 # the user's arguments, one per word
 	timeout -k 10 "$timeout" "$kernel" \
 		mem=1G umid="e2e-$user-$run" uml_dir="$out/uml" \
 		con=none con0=fd:0,fd:1 ssl=none console=tty0 \
@@ -119,7 +130,7 @@ boot() {
 		RDMA_TEST_SIZE="$size" RDMA_TEST_TIMEOUT="$fio_timeout" \
 		scsi_debug.add_host=0 scsi_debug.dif=1 scsi_debug.dix=1 \
 		scsi_debug.guard=0 scsi_debug.dev_size_mb="$sdebug_mb" \
-		</dev/null >"$log" 2>&1
+		${cmdline_of[$user]:-} </dev/null >"$log" 2>&1
 }
 
 # PASS (0) when the guest ran the test to its end, every test of the run's

@@ -16,11 +16,28 @@
 # iscsid must not be running: the test starts its own and stops it at the
 # end.  The initiator's node record is made in open-iscsi's database
 # (/etc/iscsi/nodes) and removed at the end.
+#
+# With ISER_PI=1 (iser_pi_rdma_rw.sh), the LUN carries T10 protection
+# information end to end: the backstore is a disk with a T10-DIF type 1
+# profile (see lib.sh), the target portal group has t10_pi on, and the
+# initiator's ib_iser has pi_enable set (a read-only module parameter:
+# ib_iser.pi_enable=1 on the kernel command line, or at modprobe), so
+# that its SCSI disk gets DIF type 1 with an IP checksum guard in memory.
+# isert then moves data and PI with the R/W API's signature offload, and
+# iser through its own integrity MRs, converting the guard to the CRC
+# that the wire carries: over rxe by default.
 
-ULP_NAME=isert
+ISER_PI=${ISER_PI:-0}
 ULP_COMMANDS="iscsid iscsiadm"
 ULP_MODULES="target_core_iblock iscsi_target_mod ib_isert ib_iser"
 ULP_NEEDS_BDEV=1
+if [ "$ISER_PI" = 1 ]; then
+	: "${ULP_NAME:=isert-pi}"
+	ULP_NEEDS_BDEV=pi
+	# PI is generated and verified per sector-aligned bio_vec.
+	ULP_MEM_ALIGN=512
+fi
+: "${ULP_NAME:=isert}"
 # isert's and iser's messages when a work request failed other than by a
 # flush, or a command's data could not be moved.
 ULP_LOG_ERRORS='isert: [a-z_]+: ([A-Za-z /]+ failure: '
@@ -58,11 +75,38 @@ iscsi_portal_add() {
 }
 
 ulp_check() {
+	local pi=/sys/module/ib_iser/parameters/pi_enable
+
 	[ -d "$LIO" ] || { echo "no $LIO: configfs or LIO missing"; return 1; }
 	if pidof iscsid >/dev/null; then
 		echo "iscsid is running: stop it first"
 		return 1
 	fi
+	if [ "$ISER_PI" = 1 ] && [ "$(cat "$pi" 2>/dev/null)" != Y ]; then
+		echo "ib_iser's pi_enable is off: boot with ib_iser.pi_enable=1"
+		return 1
+	fi
+}
+
+# PI on the backstore and in the session, and the initiator's disk with
+# a T10-DIF type 1 profile.
+iser_pi_check() {
+	local prot format
+
+	prot=$(cat "$BACKSTORE/attrib/pi_prot_type")
+	format=$(cat "/sys/block/${DATA#/dev/}/integrity/format")
+	if [ "$prot" != 1 ]; then
+		echo "the backstore has pi_prot_type $prot"
+		return 1
+	fi
+	case $format in
+	T10-DIF-TYPE1-*) ;;
+	*)
+		echo "the initiator's disk has integrity profile $format"
+		return 1
+		;;
+	esac
+	ULP_NOTE="initiator disk $DATA: integrity $format"
 }
 
 # An iSCSI target with one LUN, open to any initiator without
@@ -76,6 +120,7 @@ lio_target_start() {
 		ln -s "$BACKSTORE" "$TPG/lun/lun_0/rdmatest" &&
 		iscsi_portal_add "$1" &&
 		echo 1 >"$NP/iser" &&
+		echo "$ISER_PI" >"$TPG/attrib/t10_pi" &&
 		echo 0 >"$TPG/attrib/authentication" &&
 		echo 1 >"$TPG/attrib/generate_node_acls" &&
 		echo 0 >"$TPG/attrib/demo_mode_write_protect" &&
@@ -96,6 +141,7 @@ ulp_start() {
 		return 1
 	fi
 	DATA=$(scsi_disk iscsi_iser)
+	[ "$ISER_PI" = 0 ] || iser_pi_check
 }
 
 ulp_disconnect() {
@@ -123,4 +169,6 @@ ulp_stop() {
 	fi
 }
 
+# Only rxe has signature handover.
+[ "$ISER_PI" = 0 ] || [ $# -gt 0 ] || set -- rxe
 rdma_main "$@"

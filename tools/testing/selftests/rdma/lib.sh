@@ -283,6 +283,75 @@ run_fio() {
 	return $rc
 }
 
+# Corrupted PI, for the tests that inject it (ULP_DATA=corrupt_check ...):
+# one 512-byte block of device $3 at LBA $1, from or into file $2.
+blk_write() {
+	dd if="$2" of="$3" bs=512 seek="$1" count=1 oflag=direct status=none
+}
+
+blk_read() {
+	dd if="$3" of="$2" bs=512 skip="$1" count=1 iflag=direct status=none
+}
+
+# Does block $1 of $DATA read back as file $2?
+reads_as() {
+	blk_read "$1" "$TMP/got" "$DATA" && cmp -s "$TMP/got" "$2"
+}
+
+# A corruption behind the target's block layer, on block $1: the block
+# rewritten on $BDEV with its write_generate off, so that the disk keeps
+# the old PI.  The initiator's read must fail, and not return the data.
+stale_pi() {
+	local gen=/sys/block/${BDEV#/dev/}/integrity/write_generate
+
+	blk_write "$1" "$TMP/old" "$DATA" || { echo "cannot write block $1"; return; }
+	echo 0 >"$gen" && blk_write "$1" "$TMP/new" "$BDEV"
+	echo 1 >"$gen"
+	if blk_read "$1" "$TMP/got" "$DATA" 2>"$TMP/stale.err"; then
+		if cmp -s "$TMP/got" "$TMP/new"; then
+			echo "block $1: the new data was read back"
+		else
+			echo "block $1: read back, the disk kept its data"
+		fi
+	elif [ -s "$TMP/got" ] && cmp -s "$TMP/got" "$TMP/new"; then
+		echo "block $1: the read failed but returned the new data"
+	else
+		echo "read failed with '$(sed 's/.*: //' "$TMP/stale.err" |
+			tail -n 1)'" >"$TMP/stale_pi.note"
+	fi
+}
+
+# Inject each kind of corruption named, a function that corrupts block $1
+# and prints nothing when the corruption was caught (what it saw goes to
+# $TMP/<kind>.note), on 4 blocks each, the blocks next to them written
+# too, which must read back intact.  Prints "corrupt: <N> injected, <N>
+# detected (...)"; fails unless each was detected.
+corrupt_check() {
+	local kind lba i injected=0 detected=0 miss misses='' notes='' base=4096
+
+	head -c 512 /dev/zero | tr '\0' '\132' >"$TMP/old"
+	head -c 512 /dev/zero | tr '\0' '\245' >"$TMP/new"
+	for kind in "$@"; do
+		for ((i = 0; i < 4; i++)); do
+			lba=$((base + 16 * i))
+			blk_write $((lba + 1)) "$TMP/old" "$DATA"
+			injected=$((injected + 1))
+			miss=$("$kind" "$lba")
+			if [ -n "$miss" ]; then
+				misses+="; $miss"
+			elif ! reads_as $((lba + 1)) "$TMP/old"; then
+				misses+="; block $((lba + 1)) next to $lba was lost"
+			else
+				detected=$((detected + 1))
+			fi
+		done
+		notes+="${notes:+, }${kind//_/-}: $(cat "$TMP/$kind.note" 2>/dev/null)"
+		base=$((base * 2))
+	done
+	echo "corrupt: $injected injected, $detected detected ($notes$misses)"
+	[ "$detected" = "$injected" ]
+}
+
 # After $FIO_TIMEOUT seconds, have the kernel log its blocked tasks and
 # kill fio ($1).
 fio_watchdog() {

@@ -139,7 +139,7 @@ run)
 e2e)
 	rm -f "$bench/e2e.log"
 	# The users whose guests run fio (not the -corrupt ones).
-	users=${E2E_USERS:-nvmet nvmet-pi isert isert-pi srpt svcrdma ksmbd}
+	users=${E2E_USERS:-nvmet nvmet-pi nvmet-pi-type3 isert isert-pi srpt svcrdma ksmbd}
 	for round in 1 2 3; do
 		for side in ours base; do
 			echo "bench: e2e round $round, the $side rw.c"

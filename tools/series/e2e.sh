@@ -23,6 +23,8 @@
 #   nvmet-pi          nvme_pi_rdma_rw.sh       the same with T10-PI, over
 #                                              rxe only: the soft device
 #                                              with signature handover
+#   nvmet-pi-type3    nvme_pi_rdma_rw.sh       the same on a DIF type 3
+#                                              disk
 #   nvmet-pi-corrupt  nvme_pi_corrupt_rdma.sh  nvmet-pi with corrupted PI
 #                                              instead of fio: each one
 #                                              must be refused
@@ -50,16 +52,19 @@ here=$(cd "$(dirname "$0")" && pwd)
 kernel=${E2E_KERNEL:-$OBJ_UM/linux}
 tests=$LINUX/tools/testing/selftests/rdma
 declare -A test_of=([nvmet]=nvme_rdma_rw.sh [nvmet-pi]=nvme_pi_rdma_rw.sh
+	[nvmet-pi-type3]=nvme_pi_rdma_rw.sh
 	[nvmet-pi-corrupt]=nvme_pi_corrupt_rdma.sh [isert]=iser_rdma_rw.sh
 	[isert-pi]=iser_pi_rdma_rw.sh [isert-pi-corrupt]=iser_pi_corrupt_rdma.sh
 	[srpt]=srp_rdma_rw.sh [svcrdma]=nfs_rdma_rw.sh [ksmbd]=smb_rdma_rw.sh)
 # Users whose test needs what only some transports have.
-declare -A transports_of=([nvmet-pi]=rxe [nvmet-pi-corrupt]=rxe
-	[isert-pi]=rxe [isert-pi-corrupt]=rxe)
-# Users whose guest needs more on its kernel command line.
+declare -A transports_of=([nvmet-pi]=rxe [nvmet-pi-type3]=rxe
+	[nvmet-pi-corrupt]=rxe [isert-pi]=rxe [isert-pi-corrupt]=rxe)
+# Users whose guest needs more on its kernel command line (a parameter
+# given twice takes the later value).
 declare -A cmdline_of=([isert-pi]=ib_iser.pi_enable=1
-	[isert-pi-corrupt]=ib_iser.pi_enable=1)
-read -ra users <<<"${E2E_USERS:-nvmet nvmet-pi nvmet-pi-corrupt isert isert-pi isert-pi-corrupt srpt svcrdma ksmbd}"
+	[isert-pi-corrupt]=ib_iser.pi_enable=1
+	[nvmet-pi-type3]="scsi_debug.dif=3 RDMA_TEST_PI_TYPE=3")
+read -ra users <<<"${E2E_USERS:-nvmet nvmet-pi nvmet-pi-type3 nvmet-pi-corrupt isert isert-pi isert-pi-corrupt srpt svcrdma ksmbd}"
 out=${E2E_OUT:-$BUILD/e2e}
 timeout=${E2E_TIMEOUT:-300}
 size=${E2E_SIZE:-32M}

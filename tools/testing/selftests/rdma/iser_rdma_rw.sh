@@ -19,10 +19,11 @@
 #
 # With ISER_PI=1 (iser_pi_rdma_rw.sh), the LUN carries T10 protection
 # information end to end: the backstore is a disk with a T10-DIF type 1
-# profile (see lib.sh), the target portal group has t10_pi on, and the
-# initiator's ib_iser has pi_enable set (a read-only module parameter:
-# ib_iser.pi_enable=1 on the kernel command line, or at modprobe), so
-# that its SCSI disk gets DIF type 1 with an IP checksum guard in memory.
+# profile, or type 3 with RDMA_TEST_PI_TYPE=3 (see lib.sh), the target
+# portal group has t10_pi on, and the initiator's ib_iser has pi_enable
+# set (a read-only module parameter: ib_iser.pi_enable=1 on the kernel
+# command line, or at modprobe), so that its SCSI disk gets the same DIF
+# type with an IP checksum guard in memory.
 # isert then moves data and PI with the R/W API's signature offload, and
 # iser through its own integrity MRs, converting the guard to the CRC
 # that the wire carries: over rxe by default.
@@ -89,18 +90,18 @@ ulp_check() {
 }
 
 # PI on the backstore and in the session, and the initiator's disk with
-# a T10-DIF type 1 profile.
+# the backstore's T10-DIF type.
 iser_pi_check() {
 	local prot format
 
 	prot=$(cat "$BACKSTORE/attrib/pi_prot_type")
 	format=$(cat "/sys/block/${DATA#/dev/}/integrity/format")
-	if [ "$prot" != 1 ]; then
+	if [ "$prot" != "$PI_TYPE" ]; then
 		echo "the backstore has pi_prot_type $prot"
 		return 1
 	fi
 	case $format in
-	T10-DIF-TYPE1-*) ;;
+	"T10-DIF-TYPE$PI_TYPE-"*) ;;
 	*)
 		echo "the initiator's disk has integrity profile $format"
 		return 1

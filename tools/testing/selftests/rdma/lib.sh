@@ -53,9 +53,10 @@
 # block device exported is $RDMA_TEST_BDEV, whose content is lost; without
 # it the test makes a memory-backed null_blk device, rdmatest, through
 # null_blk's configfs and removes it at the end; or, for a test that needs
-# protection information, a scsi_debug disk with T10-DIF type 1 and DIX
-# (scsi_debug loaded with dif=1 dix=1 guard=0, or built in with those on
-# the kernel command line and add_host=0).  $RDMA_TEST_SIZE is how
+# protection information, a scsi_debug disk with DIX and T10-DIF type
+# $RDMA_TEST_PI_TYPE, 1 (the default) or 3 (scsi_debug loaded with
+# dif=<type> dix=1 guard=0, or built in with those on the kernel command
+# line and add_host=0).  $RDMA_TEST_SIZE is how
 # much each fio job writes (default 32M; the device must hold twice that),
 # $RDMA_TEST_TIMEOUT how long fio may take (default 300 seconds) before
 # it is killed and the kernel logs its blocked tasks.
@@ -163,18 +164,21 @@ nullb_teardown() {
 	rmdir "$NULLB"
 }
 
-# A scsi_debug disk of $1 MiB whose integrity profile is T10-DIF type 1
-# with a CRC guard; prints why not.
+# The T10-DIF type of the disk with protection information.
+PI_TYPE=${RDMA_TEST_PI_TYPE:-1}
+
+# A scsi_debug disk of $1 MiB whose integrity profile is T10-DIF type
+# $PI_TYPE with a CRC guard; prints why not.
 pi_disk_setup() {
-	[ -d "$SDEBUG" ] || modprobe -q scsi_debug dif=1 dix=1 guard=0 \
-		dev_size_mb="$1" add_host=0 2>/dev/null
+	[ -d "$SDEBUG" ] || modprobe -q scsi_debug dif="$PI_TYPE" dix=1 \
+		guard=0 dev_size_mb="$1" add_host=0 2>/dev/null
 	if [ ! -d "$SDEBUG" ]; then
 		echo "no scsi_debug"
 		return 1
 	fi
-	if [ "$(cat "$SDEBUG/dif")" != 1 ] || [ "$(cat "$SDEBUG/dix")" != 1 ] ||
-	   [ "$(cat "$SDEBUG/guard")" != 0 ]; then
-		echo "scsi_debug has no dif=1 dix=1 guard=0"
+	if [ "$(cat "$SDEBUG/dif")" != "$PI_TYPE" ] ||
+	   [ "$(cat "$SDEBUG/dix")" != 1 ] || [ "$(cat "$SDEBUG/guard")" != 0 ]; then
+		echo "scsi_debug has no dif=$PI_TYPE dix=1 guard=0"
 		return 1
 	fi
 	if [ "$(cat "$SDEBUG/dev_size_mb")" -lt "$1" ]; then
@@ -185,8 +189,8 @@ pi_disk_setup() {
 		wait_for 10 scsi_disk scsi_debug >/dev/null || return 1
 	BDEV=$(scsi_disk scsi_debug)
 	if [ "$(cat "/sys/block/${BDEV#/dev/}/integrity/format")" != \
-	     T10-DIF-TYPE1-CRC ]; then
-		echo "$BDEV has no T10-DIF-TYPE1-CRC integrity profile"
+	     "T10-DIF-TYPE$PI_TYPE-CRC" ]; then
+		echo "$BDEV has no T10-DIF-TYPE$PI_TYPE-CRC integrity profile"
 		return 1
 	fi
 }

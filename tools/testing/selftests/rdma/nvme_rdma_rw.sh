@@ -13,13 +13,14 @@
 # in both directions.
 #
 # With NVME_PI=1 (nvme_pi_rdma_rw.sh), the namespace carries T10 protection
-# information end to end: a disk with a T10-DIF type 1 profile (see
-# lib.sh), PI enabled on the nvmet port and subsystem, and a host whose
-# namespace gets the same profile, so that the block layer generates the
-# PI of every write and verifies that of every read.  nvmet-rdma then
-# moves data and PI with the R/W API's signature offload, through
-# integrity MRs, and the host's nvme-rdma through its own: over rxe by
-# default, the soft device with signature handover.
+# information end to end: a disk with a T10-DIF type 1 profile, or type
+# 3 with RDMA_TEST_PI_TYPE=3 (see lib.sh), PI enabled on the nvmet port
+# and subsystem, and a host whose namespace gets the same profile, so
+# that the block layer generates the PI of every write and verifies that
+# of every read.  nvmet-rdma then moves data and PI with the R/W API's
+# signature offload, through integrity MRs, and the host's nvme-rdma
+# through its own: over rxe by default, the soft device with signature
+# handover.
 #
 # Needs root, iproute2 (ip, rdma), nvme-cli, fio and the options in
 # ./config.
@@ -63,7 +64,7 @@ nvme_pi_check() {
 		echo "nvmet turned PI off on the port: the device has no signature handover"
 		return 1
 	fi
-	if [ "$format" != T10-DIF-TYPE1-CRC ]; then
+	if [ "$format" != "T10-DIF-TYPE$PI_TYPE-CRC" ]; then
 		echo "the host's namespace has integrity profile $format"
 		return 1
 	fi

@@ -320,6 +320,39 @@ static void pi_expect_mem_pi(struct kunit *test, struct pi_test *p,
 }
 
 /*
+ * For data coming into the test's MR: the wire format of its data in the
+ * plain buffer, the MR's memory cleared, mapped and registered.  Returns
+ * the data the memory must end up with.
+ */
+static u8 *pi_inbound(struct kunit *test, struct pi_test *p,
+		      const struct pi_case *c)
+{
+	u32 len;
+	u8 *expect;
+
+	pi_buffers(test, p, c);
+	len = p->blocks * p->interval;
+	pi_wire_format(p, c, p->wire);
+	expect = kunit_kmalloc(test, len, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, expect);
+	memcpy(expect, p->data, len);
+	memset(p->data, 0, len);
+	pi_map(test, p, c);
+	KUNIT_ASSERT_EQ(test, pi_reg(test, p, PI_ACCESS), 0);
+	return expect;
+}
+
+/* The data arrived as @expect, with its PI when memory carries PI. */
+static void pi_expect_inbound(struct kunit *test, struct pi_test *p,
+			      const struct pi_case *c, const u8 *expect)
+{
+	KUNIT_EXPECT_MEMEQ(test, p->data, expect, p->blocks * p->interval);
+	if (c->mem_pi)
+		pi_expect_mem_pi(test, p, c);
+	pi_expect_clean(test, p);
+}
+
+/*
  * RDMA WRITE out of an integrity MR: the wire gets each interval followed
  * by its tuple, generated (no PI in memory) or checked and passed on.
  */
@@ -354,21 +387,11 @@ static void rxe_pi_read_into_mr(struct kunit *test)
 	struct pi_test *p = test->priv;
 	u8 *expect;
 
-	pi_buffers(test, p, c);
-	pi_wire_format(p, c, p->wire);
-	expect = kunit_kmalloc(test, p->blocks * p->interval, GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, expect);
-	memcpy(expect, p->data, p->blocks * p->interval);
-	memset(p->data, 0, p->blocks * p->interval);
-	pi_map(test, p, c);
-	KUNIT_ASSERT_EQ(test, pi_reg(test, p, PI_ACCESS), 0);
+	expect = pi_inbound(test, p, c);
 
 	pi_rdma(test, p, IB_WR_RDMA_READ, p->mr->lkey, 0,
 		p->pd->unsafe_global_rkey, pi_va(p->wire), pi_wire_len(p));
-	KUNIT_EXPECT_MEMEQ(test, p->data, expect, p->blocks * p->interval);
-	if (c->mem_pi)
-		pi_expect_mem_pi(test, p, c);
-	pi_expect_clean(test, p);
+	pi_expect_inbound(test, p, c, expect);
 }
 
 /*
@@ -383,23 +406,13 @@ static void rxe_pi_remote_write_split_tuple(struct kunit *test)
 	u32 cut = c->interval + PI_TUPLE / 2;
 	u8 *expect;
 
-	pi_buffers(test, p, c);
-	pi_wire_format(p, c, p->wire);
-	expect = kunit_kmalloc(test, p->blocks * p->interval, GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, expect);
-	memcpy(expect, p->data, p->blocks * p->interval);
-	memset(p->data, 0, p->blocks * p->interval);
-	pi_map(test, p, c);
-	KUNIT_ASSERT_EQ(test, pi_reg(test, p, PI_ACCESS), 0);
+	expect = pi_inbound(test, p, c);
 
 	pi_rdma(test, p, IB_WR_RDMA_WRITE, p->pd->local_dma_lkey,
 		pi_va(p->wire), p->mr->rkey, 0, cut);
 	pi_rdma(test, p, IB_WR_RDMA_WRITE, p->pd->local_dma_lkey,
 		pi_va(p->wire + cut), p->mr->rkey, cut, pi_wire_len(p) - cut);
-	KUNIT_EXPECT_MEMEQ(test, p->data, expect, p->blocks * p->interval);
-	if (c->mem_pi)
-		pi_expect_mem_pi(test, p, c);
-	pi_expect_clean(test, p);
+	pi_expect_inbound(test, p, c, expect);
 }
 
 /*

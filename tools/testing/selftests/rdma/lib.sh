@@ -287,7 +287,7 @@ run_fio() {
 	return $rc
 }
 
-# Corrupted PI, for the tests that inject it (ULP_DATA=corrupt_check ...):
+# Corrupted PI, for the tests whose ULP_DATA calls corrupt_check below:
 # one 512-byte block of device $3 at LBA $1, from or into file $2.
 blk_write() {
 	dd if="$2" of="$3" bs=512 seek="$1" count=1 oflag=direct status=none

@@ -20,11 +20,12 @@
 #                           is built, "PASS" means that the mutant applies
 #
 # A mutant of a file under drivers/infiniband/hw/ is judged by the x86_64
-# kernel's suites (build.sh x86-kunit).  Any other (rw.c, the mock's) by
-# both kernels' suites, UML's first (build.sh kunit), then x86_64's, whose
-# mock counts DMA mappings: a DMA direction or unmap mutant only fails
-# there.  A mutant is caught when a kernel has failing cases; the x86_64
-# run is skipped once UML caught it.
+# kernel's suites (build.sh x86-kunit).  Any other (rw.c, the mock's) as
+# make check judges it: by UML's suites (build.sh kunit), then by the
+# kmemleak scan of leaks.sh, which boots that UML kernel, then by
+# x86_64's suites, whose mock counts DMA mappings: a DMA direction or
+# unmap mutant only fails there.  A mutant is caught by the first stage
+# that fails (cases, or objects leaked); the stages after it do not run.
 #
 # Needs LINUX, OBJ_UM and OBJ_X86 in the environment, as the Makefile
 # exports them (--dry-run only LINUX); BUILD defaults to build/ of this
@@ -64,18 +65,47 @@ done
 [[ -z $seed || $seed =~ ^[0-9]+$ ]] || usage
 [ -z "$random" ] && [ ${#lists[@]} = 0 ] && lists=("$here"/mutants/*.list)
 
-# kernels_of <file>: the kernels whose suites test it, um and/or x86, the
-# one to run first first.
+# kernels_of <file>: the stages that judge it, the one to run first first:
+# um and x86 (a kernel's KUnit suites), leaks (leaks.sh on the um kernel,
+# so it follows um).
 kernels_of() {
 	case $1 in
 	drivers/infiniband/hw/*) echo x86 ;;
-	*) echo um x86 ;;
+	*) echo um leaks x86 ;;
 	esac
 }
 
-# obj_of <kernel>: its object tree.
+# obj_of <kernel>: the object tree of a stage's kernel.
 obj_of() {
 	if [ "$1" = x86 ]; then echo "$OBJ_X86"; else echo "$OBJ_UM"; fi
+}
+
+# failed_what <kernel>: what a stage's failed count counts.
+failed_what() {
+	if [ "$1" = leaks ]; then
+		echo "objects leaked (kmemleak, um)"
+	else
+		echo "failing $1 cases"
+	fi
+}
+
+# run_leaks: "<results> <leaked>" of leaks.sh on the um kernel as built,
+# "none" if its guest ran no scan.
+run_leaks() {
+	local log=$OBJ_UM/mutant.log leaked
+
+	"$here/leaks.sh" >"$log" 2>&1
+	cat "$build/leaks/guest.log" >>"$log" 2>/dev/null
+	if grep -q '^PASS leaks:' "$log"; then
+		echo "$(grep -cE '^ *(not )?ok [0-9]+ ' "$log") 0"
+		return
+	fi
+	leaked=$(sed -n 's/^kmemleak-scan: \([0-9]*\) unreferenced.*/\1/p' "$log")
+	if [[ $leaked =~ ^[1-9][0-9]*$ ]]; then
+		echo "0 $leaked"
+	else
+		echo none
+	fi
 }
 
 # run_kunit <kernel>: "<passed> <failed>" of a KUnit run of that kernel;
@@ -85,6 +115,10 @@ obj_of() {
 run_kunit() {
 	local obj action=kunit result
 
+	if [ "$1" = leaks ]; then
+		run_leaks
+		return
+	fi
 	obj=$(obj_of "$1")
 	[ "$1" = x86 ] && action=x86-kunit
 	rm -f "$obj/kunit.json"
@@ -142,7 +176,7 @@ judge() {
 	for i in "${!kernels[@]}"; do
 		result=$(run_kunit "${kernels[i]}")
 		obj=$(obj_of "${kernels[i]}")
-		cp "$obj/mutant.log" "$obj/mutant-$name.log"
+		cp "$obj/mutant.log" "$obj/mutant-$name-${kernels[i]}.log"
 		case $result in
 		build)
 			verdict FAIL "$file" "$name" \
@@ -150,18 +184,19 @@ judge() {
 			return ;;
 		none)
 			verdict FAIL "$file" "$name" "no results: the" \
-				"${kernels[i]} kernel built but reported no cases," \
-				"see $obj/mutant-$name.log"
+				"${kernels[i]} stage reported none," \
+				"see $obj/mutant-$name-${kernels[i]}.log"
 			return ;;
 		esac
 		if [ "${result#* }" != 0 ]; then
 			verdict PASS "$file" "$name" "caught by ${result#* }" \
-				"failing ${kernels[i]} cases${passed:+ (all$passed cases passed)}$(
+				"$(failed_what "${kernels[i]}")${passed:+ (all$passed cases passed)}$(
 				[ $((i + 1)) = ${#kernels[@]} ] ||
 					echo " (${kernels[*]:i+1} not run)")"
 			return
 		fi
 		passed+="${passed:+ and} ${result% *} ${kernels[i]}"
+		[ "${kernels[i]}" = leaks ] && passed+=" (kmemleak-clean)"
 	done
 	verdict FAIL "$file" "$name" "survived, all$passed cases passed"
 }
@@ -211,7 +246,7 @@ if [ -n "$dry" ]; then
 	echo "mutate: dry run: each mutant is applied and undone, nothing is built"
 else
 	for kernel in $(for file in "${jobs_file[@]}"; do
-			kernels_of "$file" | tr ' ' '\n'; done | sort -u); do
+			kernels_of "$file" | tr ' ' '\n'; done | awk '!seen[$0]++'); do
 		result=$(run_kunit "$kernel")
 		case $result in
 		build | none)

@@ -112,17 +112,27 @@ run_kunit() {
 	failed=$((failed + f))
 }
 
-# The x86_64 KUnit kernel ran with lockdep (configs/x86-debug.config),
-# and it had nothing to report: no lock order or state it could not prove,
-# no sleep where that is not allowed, and it was still on at the end.
+# Each kernel log given ran with lockdep (configs/x86-debug.config,
+# configs/um-debug.config), and it had nothing to report: no lock order or
+# state it could not prove, no sleep where that is not allowed, and it was
+# still on at the end.
 lockdep_clean() {
-	local log=$OBJ_X86/test.log
+	local log rc=0
 
-	grep -q 'Lock dependency validator' "$log" ||
-		{ echo "no lockdep banner in $log"; return 1; }
-	! grep -nE 'possible (circular|recursive) locking|inconsistent lock state|suspicious RCU usage|BUG: (sleeping function called|scheduling while atomic|MAX_LOCK)|turning off the locking correctness validator|bad unlock balance|lock held when returning|DEBUG_LOCKS_WARN_ON' \
-		"$log"
+	[ $# -gt 0 ] || { echo "no log to read"; return 1; }
+	for log in "$@"; do
+		if ! grep -q 'Lock dependency validator' "$log"; then
+			echo "no lockdep banner in $log"
+			rc=1
+		fi
+		grep -HnE 'possible (circular|recursive) locking|inconsistent lock state|suspicious RCU usage|BUG: (sleeping function called|scheduling while atomic|MAX_LOCK)|turning off the locking correctness validator|Disabling lock debugging|bad unlock balance|lock held when returning|DEBUG_LOCKS_WARN_ON' \
+			"$log" && rc=1
+	done
+	return $rc
 }
+
+# The logs of the e2e guests (e2e.sh), one per user and run.
+e2e_logs() { compgen -G "$BUILD/e2e/*.log"; }
 
 # The x86_64 KUnit kernel ran with dma-debug, and it found no misuse of
 # the DMA API, in a case or outside one, and did not turn itself off.
@@ -298,8 +308,10 @@ echo "check: Linux $(make -s -C "$LINUX" kernelversion) + $(patch_msgs | wc -l) 
 
 run_kunit "$OBJ_UM" kunit
 run_kunit "$OBJ_X86" x86-kunit x86_64
+check "lockdep: UML KUnit kernel, PROVE_LOCKING and DEBUG_ATOMIC_SLEEP, no report" \
+	lockdep_clean "$OBJ_UM/test.log"
 check "lockdep: x86_64 KUnit kernel, PROVE_LOCKING and DEBUG_ATOMIC_SLEEP, no report" \
-	lockdep_clean
+	lockdep_clean "$OBJ_X86/test.log"
 check "dma-debug: x86_64 KUnit kernel, DMA_API_DEBUG and DMA_API_DEBUG_SG, no DMA-API error" \
 	dma_debug_clean
 run_base base
@@ -307,6 +319,9 @@ check_fixes
 check "bench: ib_core_rw_bench printed figures for every case" \
 	python3 "$here/bench_table.py" --check "$OBJ_UM/test.log"
 run_e2e
+mapfile -t guest_logs < <(e2e_logs)
+check "lockdep: ${#guest_logs[@]} e2e guests (the UML kernel), no report" \
+	lockdep_clean "${guest_logs[@]}"
 leaks=$("$here/leaks.sh")
 echo "$leaks"
 case $leaks in

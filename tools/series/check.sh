@@ -131,6 +131,16 @@ lockdep_clean() {
 	return $rc
 }
 
+# The x86_64 KUnit kernel ran with KCSAN (configs/x86-debug.config) on two
+# vCPUs, and it reported no data race, in a case or outside one.
+kcsan_clean() {
+	local log=$OBJ_X86/test.log
+
+	grep -q 'kcsan: enabled early' "$log" ||
+		{ echo "no KCSAN banner in $log"; return 1; }
+	! grep -n -A12 'BUG: KCSAN: ' "$log"
+}
+
 # The logs of the e2e guests (e2e.sh), one per user and run.
 e2e_logs() { compgen -G "$BUILD/e2e/*.log"; }
 
@@ -314,6 +324,8 @@ check "lockdep: x86_64 KUnit kernel, PROVE_LOCKING and DEBUG_ATOMIC_SLEEP, no re
 	lockdep_clean "$OBJ_X86/test.log"
 check "dma-debug: x86_64 KUnit kernel, DMA_API_DEBUG and DMA_API_DEBUG_SG, no DMA-API error" \
 	dma_debug_clean
+check "kcsan: x86_64 KUnit kernel on two vCPUs, KCSAN, no data race" \
+	kcsan_clean
 run_base base
 check_fixes
 check "bench: ib_core_rw_bench printed figures for every case" \

@@ -108,11 +108,11 @@ run_leaks() {
 	fi
 }
 
-# run_kunit <kernel>: "<passed> <failed>" of a KUnit run of that kernel;
-# "build" if it did not build (kunit.py never started it), "none" if it
-# ran and reported no cases.  Only the last line of kunit_results.py is
+# run_stage <kernel>: "<passed> <failed>" of a stage: run_leaks, or a
+# KUnit run of that kernel, "build" if it did not build (kunit.py never
+# started it), "none" if it ran and reported no cases.  Only the last line of kunit_results.py is
 # read: the lines above it are for check.sh.
-run_kunit() {
+run_stage() {
 	local obj action=kunit result
 
 	if [ "$1" = leaks ]; then
@@ -174,7 +174,7 @@ judge() {
 
 	read -ra kernels <<<"$(kernels_of "$file")"
 	for i in "${!kernels[@]}"; do
-		result=$(run_kunit "${kernels[i]}")
+		result=$(run_stage "${kernels[i]}")
 		obj=$(obj_of "${kernels[i]}")
 		cp "$obj/mutant.log" "$obj/mutant-$name-${kernels[i]}.log"
 		case $result in
@@ -247,7 +247,7 @@ if [ -n "$dry" ]; then
 else
 	for kernel in $(for file in "${jobs_file[@]}"; do
 			kernels_of "$file" | tr ' ' '\n'; done | awk '!seen[$0]++'); do
-		result=$(run_kunit "$kernel")
+		result=$(run_stage "$kernel")
 		case $result in
 		build | none)
 			echo "mutate: the unmutated tree's $kernel kernel" \

@@ -112,48 +112,35 @@ run_kunit() {
 	failed=$((failed + f))
 }
 
-# Each kernel log given ran with lockdep (configs/x86-debug.config,
-# configs/um-debug.config), and it had nothing to report: no lock order or
-# state it could not prove, no sleep where that is not allowed, and it was
-# still on at the end.
-lockdep_clean() {
-	local log rc=0
+# logs_clean <checker> <banner> <report> <log...>: each log shows that
+# the checker ran (a line matching the ERE <banner>) and has no line
+# matching the PCRE <report>.
+logs_clean() {
+	local what=$1 banner=$2 report=$3 log rc=0
 
+	shift 3
 	[ $# -gt 0 ] || { echo "no log to read"; return 1; }
 	for log in "$@"; do
-		if ! grep -q 'Lock dependency validator' "$log"; then
-			echo "no lockdep banner in $log"
+		if ! grep -qE "$banner" "$log"; then
+			echo "no $what banner in $log"
 			rc=1
 		fi
-		grep -HnE 'possible (circular|recursive) locking|inconsistent lock state|suspicious RCU usage|BUG: (sleeping function called|scheduling while atomic|MAX_LOCK)|turning off the locking correctness validator|Disabling lock debugging|bad unlock balance|lock held when returning|DEBUG_LOCKS_WARN_ON' \
-			"$log" && rc=1
+		grep -HnP "$report" "$log" && rc=1
 	done
 	return $rc
 }
 
-# The x86_64 KUnit kernel ran with KCSAN (configs/x86-debug.config) on two
-# vCPUs, and it reported no data race, in a case or outside one.
-kcsan_clean() {
-	local log=$OBJ_X86/test.log
-
-	grep -q 'kcsan: enabled early' "$log" ||
-		{ echo "no KCSAN banner in $log"; return 1; }
-	! grep -n -A12 'BUG: KCSAN: ' "$log"
+# Lockdep had nothing to report: no lock order or state it could not
+# prove, no sleep where that is not allowed, and it was still on at the
+# end (configs/x86-debug.config, configs/um-debug.config).
+lockdep_clean() {
+	logs_clean lockdep 'Lock dependency validator' \
+		'possible (circular|recursive) locking|inconsistent lock state|suspicious RCU usage|BUG: (sleeping function called|scheduling while atomic|MAX_LOCK)|turning off the locking correctness validator|Disabling lock debugging|bad unlock balance|lock held when returning|DEBUG_LOCKS_WARN_ON' \
+		"$@"
 }
 
 # The logs of the e2e guests (e2e.sh), one per user and run.
 e2e_logs() { compgen -G "$BUILD/e2e/*.log"; }
-
-# The x86_64 KUnit kernel ran with dma-debug, and it found no misuse of
-# the DMA API, in a case or outside one, and did not turn itself off.
-dma_debug_clean() {
-	local log=$OBJ_X86/test.log
-
-	grep -q 'DMA-API: debugging enabled' "$log" ||
-		{ echo "no dma-debug banner in $log"; return 1; }
-	! grep -n 'DMA-API: ' "$log" |
-		grep -vE 'DMA-API: (debugging enabled|preallocated [0-9]+ debug entries)'
-}
 
 # The suites against the base tree's rw.c, side $1 "base" or "fixed"
 # (base-rw.sh): one line, then one for each case that differs from the
@@ -322,10 +309,14 @@ check "lockdep: UML KUnit kernel, PROVE_LOCKING and DEBUG_ATOMIC_SLEEP, no repor
 	lockdep_clean "$OBJ_UM/test.log"
 check "lockdep: x86_64 KUnit kernel, PROVE_LOCKING and DEBUG_ATOMIC_SLEEP, no report" \
 	lockdep_clean "$OBJ_X86/test.log"
+# dma-debug found no misuse of the DMA API and did not turn itself off;
+# KCSAN, on two vCPUs, no data race; in a case or outside one.
 check "dma-debug: x86_64 KUnit kernel, DMA_API_DEBUG and DMA_API_DEBUG_SG, no DMA-API error" \
-	dma_debug_clean
+	logs_clean dma-debug 'DMA-API: debugging enabled' \
+	'DMA-API: (?!debugging enabled|preallocated [0-9]+ debug entries)' \
+	"$OBJ_X86/test.log"
 check "kcsan: x86_64 KUnit kernel on two vCPUs, KCSAN, no data race" \
-	kcsan_clean
+	logs_clean KCSAN 'kcsan: enabled early' 'BUG: KCSAN: ' "$OBJ_X86/test.log"
 run_base base
 check_fixes
 check "bench: ib_core_rw_bench printed figures for every case" \

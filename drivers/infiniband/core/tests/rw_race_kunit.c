@@ -8,6 +8,10 @@
  *
  * Threads race on as many CPUs as the kernel has; where it has one (UML),
  * they still interleave at the points where an I/O sleeps holding its MRs.
+ *
+ * The I/Os spend nearly all their time on data, a few instructions in
+ * thousands in the pools; the churn case does nothing but take MRs from
+ * the pools and give them back, so that a lock missing there shows.
  */
 #include <kunit/test.h>
 #include <linux/bvec.h>
@@ -27,6 +31,8 @@
 #define RACE_PORT	1
 #define RACE_THREADS	4
 #define RACE_IOS	64	/* per thread */
+#define RACE_CHURNS	4096	/* per thread */
+#define RACE_CHURN_HOLD	256	/* one init in this many sleeps */
 #define RACE_MAX_PAGES	9
 #define RACE_SQ_WRS	64	/* the ULP's share of the send queue */
 #define RACE_PI_INTERVAL 512
@@ -88,7 +94,7 @@ struct race;
  * @sg:		@pages as a scatterlist
  * @prot_sg:	@prot as a scatterlist
  * @bvecs:	@pages as bio_vecs
- * @ios:	I/Os done and checked
+ * @ios:	I/Os done and checked, or inits undone by the churn
  * @exited:	completed as the thread exits
  */
 struct race_thread {
@@ -400,6 +406,41 @@ static int race_thread_fn(void *data)
 	kthread_complete_and_exit(&t->exited, 0);
 }
 
+/*
+ * An init and its destroy, nothing posted and no data touched: MRs out of
+ * the pools and back.  A READ, which takes an MR on every device here.
+ */
+static bool race_churn(struct race_thread *t, u32 i)
+{
+	struct race *race = t->race;
+	enum race_api api = race->c->apis[i % race->c->nr_apis];
+	struct rdma_rw_ctx ctx;
+	int ret;
+
+	if (RW_BASE && api == RACE_BVEC)
+		api = RACE_SG;
+	ret = race_init_retry(t, &ctx, api, DMA_FROM_DEVICE);
+	if (ret <= 0) {
+		KUNIT_FAIL(race->test, "thread %u, init %u: %d", t->id, i,
+			   ret);
+		return false;
+	}
+	/* Now and then, hold the MRs: on one CPU too, others find none. */
+	if (i % RACE_CHURN_HOLD == 0)
+		usleep_range(10, 20);
+	race_destroy(t, &ctx, api, DMA_FROM_DEVICE);
+	return true;
+}
+
+static int race_churn_fn(void *data)
+{
+	struct race_thread *t = data;
+
+	while (t->ios < RACE_CHURNS && race_churn(t, t->ios))
+		t->ios++;
+	kthread_complete_and_exit(&t->exited, 0);
+}
+
 static void race_free_page(void *page)
 {
 	__free_page(page);
@@ -436,11 +477,11 @@ static void race_thread_setup(struct race *race, struct race_thread *t,
 		    sizeof(struct t10_pi_tuple));
 }
 
-static void rw_test_race(struct kunit *test)
+/* The device, its QP with pools for @c->ctxs contexts, and the threads. */
+static struct race *race_setup(struct kunit *test)
 {
 	const struct race_case *c = test->param_value;
 	struct race *race = kunit_kzalloc(test, sizeof(*race), GFP_KERNEL);
-	unsigned int mrs, sig_mrs;
 	u32 i;
 
 	KUNIT_ASSERT_NOT_NULL(test, race);
@@ -453,17 +494,29 @@ static void rw_test_race(struct kunit *test)
 					   c->integrity ?
 					   IB_QP_CREATE_INTEGRITY_EN : 0);
 	KUNIT_ASSERT_FALSE(test, IS_ERR(race->mock->qp));
-	mrs = ib_mock_pool_free(race->mock, &race->mock->qp->rdma_mrs);
-	sig_mrs = ib_mock_pool_free(race->mock, &race->mock->qp->sig_mrs);
 	for (i = 0; i < RACE_THREADS; i++)
 		race_thread_setup(race, &race->threads[i], i);
+	return race;
+}
+
+/*
+ * Run @fn in every thread until each has done @ios, and check that then
+ * no MR is lost, doubled or counted as in use, and no DMA left mapped.
+ */
+static void race_run(struct race *race, int (*fn)(void *data), u32 ios)
+{
+	struct kunit *test = race->test;
+	struct ib_qp *qp = race->mock->qp;
+	unsigned int mrs = ib_mock_pool_free(race->mock, &qp->rdma_mrs);
+	unsigned int sig_mrs = ib_mock_pool_free(race->mock, &qp->sig_mrs);
+	u32 i;
 
 	/* No assertion from here on: the threads use what the test owns. */
 	for (i = 0; i < RACE_THREADS; i++) {
 		struct race_thread *t = &race->threads[i];
 		struct task_struct *task;
 
-		task = kthread_run(race_thread_fn, t, "rw_race/%u", i);
+		task = kthread_run(fn, t, "rw_race/%u", i);
 		if (IS_ERR(task)) {
 			KUNIT_FAIL(test, "thread %u: %pe", i, task);
 			complete(&t->exited);
@@ -471,23 +524,31 @@ static void rw_test_race(struct kunit *test)
 	}
 	for (i = 0; i < RACE_THREADS; i++) {
 		wait_for_completion(&race->threads[i].exited);
-		KUNIT_EXPECT_EQ_MSG(test, race->threads[i].ios, RACE_IOS,
+		KUNIT_EXPECT_EQ_MSG(test, race->threads[i].ios, ios,
 				    "thread %u", i);
 	}
 
-	KUNIT_EXPECT_EQ(test, race->mock->qp->mrs_used, 0);
-	KUNIT_EXPECT_EQ(test, ib_mock_pool_free(race->mock,
-						&race->mock->qp->rdma_mrs),
+	KUNIT_EXPECT_EQ(test, qp->mrs_used, 0);
+	KUNIT_EXPECT_EQ(test, ib_mock_pool_free(race->mock, &qp->rdma_mrs),
 			mrs);
-	KUNIT_EXPECT_EQ(test, ib_mock_pool_free(race->mock,
-						&race->mock->qp->sig_mrs),
+	KUNIT_EXPECT_EQ(test, ib_mock_pool_free(race->mock, &qp->sig_mrs),
 			sig_mrs);
 	KUNIT_EXPECT_EQ(test, race->mock->dma_live, 0);
 	KUNIT_EXPECT_GT_MSG(test, atomic_read(&race->refused), 0,
 			    "no thread met an empty pool: nothing raced");
-	kunit_info(test, "%u threads on %u CPUs, %u I/Os, %d inits refused for an empty pool\n",
-		   RACE_THREADS, num_online_cpus(), RACE_THREADS * RACE_IOS,
+	kunit_info(test, "%u threads on %u CPUs, %u inits, %d refused for an empty pool\n",
+		   RACE_THREADS, num_online_cpus(), RACE_THREADS * ios,
 		   atomic_read(&race->refused));
+}
+
+static void rw_test_race(struct kunit *test)
+{
+	race_run(race_setup(test), race_thread_fn, RACE_IOS);
+}
+
+static void rw_test_race_churn(struct kunit *test)
+{
+	race_run(race_setup(test), race_churn_fn, RACE_CHURNS);
 }
 
 static int race_suite_init(struct kunit_suite *suite)
@@ -499,6 +560,7 @@ static int race_suite_init(struct kunit_suite *suite)
 
 static struct kunit_case race_test_cases[] = {
 	KUNIT_CASE_PARAM(rw_test_race, race_gen_params),
+	KUNIT_CASE_PARAM(rw_test_race_churn, race_gen_params),
 	{}
 };
 

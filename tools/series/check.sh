@@ -277,6 +277,22 @@ check_checkpatch() {
 		${ignore:+--ignore "$ignore"} "$patch")
 }
 
+# ib_core_rw_race booted again with KCSAN at a higher rate (build.sh
+# x86-race-kcsan): every case passes and KCSAN reports no race.
+race_kcsan() {
+	local out p f
+
+	"$here/build.sh" x86-race-kcsan >/dev/null 2>&1
+	[ -s "$OBJ_X86/race-kcsan.json" ] || { echo "no results"; return 1; }
+	out=$(python3 "$here/kunit_results.py" "$OBJ_X86/race-kcsan.json" \
+		x86_64)
+	echo "$out" | sed '$d'
+	read -r p f <<<"$(echo "$out" | tail -n 1)"
+	[ "$p" -gt 0 ] && [ "$f" = 0 ] &&
+		logs_clean KCSAN 'kcsan: enabled early' 'BUG: KCSAN: ' \
+			"$OBJ_X86/race-kcsan.log"
+}
+
 # b4 reads a written series as its cover letter file says (revision,
 # change-id, base, every patch), and b4 am of it gives the branch again.
 b4_roundtrip() {
@@ -317,6 +333,8 @@ check "dma-debug: x86_64 KUnit kernel, DMA_API_DEBUG and DMA_API_DEBUG_SG, no DM
 	"$OBJ_X86/test.log"
 check "kcsan: x86_64 KUnit kernel on two vCPUs, KCSAN, no data race" \
 	logs_clean KCSAN 'kcsan: enabled early' 'BUG: KCSAN: ' "$OBJ_X86/test.log"
+check "kcsan: ib_core_rw_race again, KCSAN watching ten times as often, every case passes, no data race" \
+	race_kcsan
 run_base base
 check_fixes
 check "bench: ib_core_rw_bench printed figures for every case" \

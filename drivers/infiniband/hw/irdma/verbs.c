@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-only
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 /*
  * irdma verbs: the ib_device operations of Intel's E810 (RoCEv2 and iWARP)
  * and X722 (iWARP) RDMA functions.

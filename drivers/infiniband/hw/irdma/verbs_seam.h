@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0-only */
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /*
  * The test seam of irdma's verbs.c: the only places through which it
  * issues control-path commands and rings doorbells.  With CONFIG_KUNIT they

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0-only */
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /*
  * A mock irdma device for KUnit: an E810 (GEN2) function in iWARP mode
  * that lives in memory only.  See irdma_mock.c.

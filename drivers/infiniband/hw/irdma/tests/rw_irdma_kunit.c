@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-only
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 /*
  * KUnit suite irdma_rw: the RDMA R/W API (drivers/infiniband/core/rw.c)
  * over irdma, both driven through one mock QP.

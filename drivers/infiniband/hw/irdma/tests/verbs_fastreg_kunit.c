@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-only
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 /*
  * KUnit suite irdma_verbs_fastreg: fast registration through irdma's
  * verbs, as the RDMA R/W API drives it.

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-only
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 /*
  * KUnit suite irdma_verbs_mr: memory registration on an irdma device
  * without hardware (the mock of irdma_mock.c).

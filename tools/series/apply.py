@@ -200,28 +200,6 @@ def glue_makefile_obj(tree, repo, args):
         tree.write(makefile, text + line)
 
 
-def glue_makefile_composite(tree, repo, args):
-    """Link objects of ours into an upstream composite object (a module
-    built from several files) under a symbol: one line per object,
-    "<composite>-$(<symbol>) += <object>", in a block of their own at the
-    end of the Makefile."""
-    makefile, composite, symbol, *objects = args
-    text = tree.read(makefile)
-    if not objects or not re.search(
-            rf"^{re.escape(composite)}-(objs|y)\s*[:+]?=", text, re.M):
-        die(f"{makefile}: makefile-composite needs objects and an existing "
-            f"composite {composite}")
-    prefix = f"{composite}-$({symbol}) += "
-    missing = [f"{prefix}{obj}\n" for obj in objects
-               if f"{prefix}{obj}\n" not in text]
-    if not missing:
-        return
-    text = text.rstrip("\n") + "\n"
-    if not text.splitlines()[-1].startswith(prefix):
-        text += "\n"
-    tree.write(makefile, text + "".join(missing))
-
-
 def glue_fix(tree, repo, args):
     """A minimal fix of upstream code, as a diff of ours against the base
     (tools/series/upstream/), applied as it stands."""
@@ -235,7 +213,6 @@ GLUE = {
     "kconfig-source": glue_kconfig_source,
     "maintainers": glue_maintainers,
     "maintainers-file": glue_maintainers_file,
-    "makefile-composite": glue_makefile_composite,
     "makefile-obj": glue_makefile_obj,
     "selftests-target": glue_selftests_target,
 }

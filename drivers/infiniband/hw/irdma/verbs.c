@@ -28,12 +28,14 @@ irdma_verbs_cqp_exec(struct irdma_pci_f *rf, struct irdma_cqp_request *req)
 	KUNIT_STATIC_STUB_REDIRECT(irdma_verbs_cqp_exec, rf, req);
 	return irdma_handle_cqp_op(rf, req);
 }
+EXPORT_SYMBOL_IF_KUNIT(irdma_verbs_cqp_exec);
 
 VISIBLE_IF_KUNIT void irdma_verbs_ring_sq(struct irdma_qp *iwqp)
 {
 	KUNIT_STATIC_STUB_REDIRECT(irdma_verbs_ring_sq, iwqp);
 	irdma_uk_qp_post_wr(&iwqp->sc_qp.qp_uk);
 }
+EXPORT_SYMBOL_IF_KUNIT(irdma_verbs_ring_sq);
 
 VISIBLE_IF_KUNIT void
 irdma_verbs_arm_cq(struct irdma_cq *iwcq, enum irdma_cmpl_notify type)
@@ -41,6 +43,7 @@ irdma_verbs_arm_cq(struct irdma_cq *iwcq, enum irdma_cmpl_notify type)
 	KUNIT_STATIC_STUB_REDIRECT(irdma_verbs_arm_cq, iwcq, type);
 	irdma_uk_cq_request_notification(&iwcq->sc_cq.cq_uk, type);
 }
+EXPORT_SYMBOL_IF_KUNIT(irdma_verbs_arm_cq);
 
 /*
  * Publish one page of the BAR (a doorbell or push page) to user space.
@@ -4694,6 +4697,7 @@ VISIBLE_IF_KUNIT void irdma_set_device_ops(struct ib_device *ibdev, bool roce)
 	ib_set_device_ops(ibdev, roce ? &irdma_roce_ops : &irdma_iwarp_ops);
 	ib_set_device_ops(ibdev, &irdma_common_ops);
 }
+EXPORT_SYMBOL_IF_KUNIT(irdma_set_device_ops);
 
 /* Fill in the ib_device: the ops, and what the netdev and PCI function say. */
 static void irdma_init_rdma_device(struct irdma_device *wdev)

@@ -917,3 +917,7 @@ void irdma_mock_arm_cq(struct irdma_cq *iwcq, enum irdma_cmpl_notify type)
 	mock->last_arm = type;
 	irdma_uk_cq_request_notification(&iwcq->sc_cq.cq_uk, type);
 }
+
+MODULE_DESCRIPTION("KUnit tests of irdma over a mock E810");
+MODULE_LICENSE("Dual BSD/GPL");
+MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);

@@ -26,6 +26,13 @@
  * expect, recording what they were asked to do; the device has verbs.c's
  * ops, so the suites call the verbs as the RDMA core would.
  *
+ * Asked for a real CQP instead (&irdma_mock_params.real_cqp), the mock
+ * brings up the driver's own CQP and control CQ as irdma_create_cqp() and
+ * irdma_create_ccq() do, through irdma_sc_cqp_create() and
+ * irdma_sc_ccq_create(), over a firmware model that answers their
+ * doorbells (irdma_hw_model.c); the SD programming of the PBLE resource
+ * and verbs.c's CQP commands then go through them too.
+ *
  * Everything is released by KUnit actions when the test ends.
  */
 #include <kunit/device.h>
@@ -33,6 +40,7 @@
 #include <linux/dma-mapping.h>
 #include <linux/vmalloc.h>
 
+#include "irdma_hw_model.h"
 #include "irdma_mock.h"
 #include "../icrdma_hw.h"
 #include "../verbs_seam.h"
@@ -192,15 +200,156 @@ static void irdma_mock_free_pble(void *data)
 	irdma_destroy_pble_prm(data);
 }
 
-static void irdma_mock_setup_cqp(struct irdma_mock *mock, u32 nreqs)
+/* A coherent buffer that goes with the test */
+struct irdma_mock_dma {
+	struct irdma_dma_mem mem;
+	struct irdma_mock *mock;
+};
+
+static void irdma_mock_dma_free(void *data)
+{
+	struct irdma_mock_dma *buf = data;
+
+	dma_free_coherent(buf->mock->dev, buf->mem.size, buf->mem.va,
+			  buf->mem.pa);
+}
+
+/* Allocate one, and describe it to the driver in @mem */
+static void *irdma_mock_dma_alloc(struct irdma_mock *mock,
+				  struct irdma_dma_mem *mem, u32 size)
+{
+	struct kunit *test = mock->test;
+	struct irdma_mock_dma *buf;
+	int ret;
+
+	buf = kunit_kzalloc(test, sizeof(*buf), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	buf->mock = mock;
+	buf->mem.size = ALIGN(size, 256);
+	buf->mem.va = dma_alloc_coherent(mock->dev, buf->mem.size,
+					 &buf->mem.pa, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, buf->mem.va);
+	ret = kunit_add_action_or_reset(test, irdma_mock_dma_free, buf);
+	KUNIT_ASSERT_EQ(test, ret, 0);
+	*mem = buf->mem;
+	return mem->va;
+}
+
+static void irdma_mock_stop_cqp(void *data)
+{
+	struct irdma_mock *mock = data;
+
+	KUNIT_EXPECT_EQ(mock->test, irdma_sc_cqp_destroy(&mock->rf.cqp.sc_cqp),
+			0);
+}
+
+/*
+ * The driver's CQP, as irdma_create_cqp() makes it: a 2048-WQE SQ and the
+ * host context in coherent memory, handed to the firmware by
+ * irdma_sc_cqp_create() through CCQPHIGH/CCQPLOW.
+ */
+static void irdma_mock_start_cqp(struct irdma_mock *mock)
+{
+	struct irdma_cqp_init_info info = {};
+	struct irdma_pci_f *rf = &mock->rf;
+	struct irdma_cqp *cqp = &rf->cqp;
+	struct kunit *test = mock->test;
+	u16 maj, min;
+	int ret;
+
+	info.dev = &rf->sc_dev;
+	info.sq_size = IRDMA_CQP_SW_SQSIZE_2048;
+	info.sq = irdma_mock_dma_alloc(mock, &cqp->sq, info.sq_size *
+				       sizeof(struct irdma_cqp_sq_wqe));
+	info.sq_pa = cqp->sq.pa;
+	info.host_ctx = irdma_mock_dma_alloc(mock, &cqp->host_ctx,
+					     sizeof(struct irdma_cqp_ctx));
+	info.host_ctx_pa = cqp->host_ctx.pa;
+	info.scratch_array = kunit_kcalloc(test, info.sq_size,
+					   sizeof(*info.scratch_array),
+					   GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, info.scratch_array);
+	cqp->scratch_array = info.scratch_array;
+	info.hmc_profile = IRDMA_HMC_PROFILE_DEFAULT;
+	info.protocol_used = rf->protocol_used;
+	info.hw_maj_ver = IRDMA_CQPHC_HW_MAJVER_GEN_2;
+
+	ret = irdma_sc_cqp_init(&cqp->sc_cqp, &info);
+	KUNIT_ASSERT_EQ(test, ret, 0);
+	ret = irdma_sc_cqp_create(&cqp->sc_cqp, &maj, &min);
+	KUNIT_ASSERT_EQ_MSG(test, ret, 0, "CQP create: major %#x minor %#x",
+			    maj, min);
+	ret = kunit_add_action_or_reset(test, irdma_mock_stop_cqp, mock);
+	KUNIT_ASSERT_EQ(test, ret, 0);
+}
+
+static void irdma_mock_stop_ccq(void *data)
+{
+	struct irdma_mock *mock = data;
+
+	KUNIT_EXPECT_EQ(mock->test,
+			irdma_sc_ccq_destroy(&mock->rf.ccq.sc_cq, 0, true), 0);
+}
+
+/*
+ * The driver's control CQ, as irdma_create_ccq() makes it and
+ * irdma_ctrl_init_hw() arms it.  Without a CEQ its completions are only
+ * ever polled, which irdma_wait_event() does before each wait.
+ */
+static void irdma_mock_start_ccq(struct irdma_mock *mock)
+{
+	struct irdma_hmc_obj_info *obj = mock->rf.sc_dev.hmc_info->hmc_obj;
+	struct irdma_ccq_init_info info = {};
+	struct irdma_pci_f *rf = &mock->rf;
+	struct irdma_ccq *ccq = &rf->ccq;
+	struct kunit *test = mock->test;
+	int ret;
+
+	/* What QUERY_FPM reports, and CQ creation checks against */
+	obj[IRDMA_HMC_IW_CQ].max_cnt = obj[IRDMA_HMC_IW_CQ].cnt;
+	rf->sc_dev.hmc_fpm_misc.max_ceqs = 1;
+
+	info.dev = &rf->sc_dev;
+	info.num_elem = IW_CCQ_SIZE;
+	info.cq_base = irdma_mock_dma_alloc(mock, &ccq->mem_cq, info.num_elem *
+					    sizeof(struct irdma_cqe));
+	info.cq_pa = ccq->mem_cq.pa;
+	info.shadow_area = irdma_mock_dma_alloc(mock, &ccq->shadow_area,
+						sizeof(struct irdma_cq_shadow_area));
+	info.shadow_area_pa = ccq->shadow_area.pa;
+	info.ceq_id_valid = true;
+	info.shadow_read_threshold = 16;
+	info.vsi = &rf->default_vsi;
+	ccq->sc_cq.back_cq = ccq;
+
+	ret = irdma_sc_ccq_init(&ccq->sc_cq, &info);
+	KUNIT_ASSERT_EQ(test, ret, 0);
+	ret = irdma_sc_ccq_create(&ccq->sc_cq, 0, true, true);
+	KUNIT_ASSERT_EQ(test, ret, 0);
+	ret = kunit_add_action_or_reset(test, irdma_mock_stop_ccq, mock);
+	KUNIT_ASSERT_EQ(test, ret, 0);
+	irdma_sc_ccq_arm(&ccq->sc_cq);
+}
+
+/* What ice does when irdma asks it to reset the function */
+static void irdma_mock_request_reset(struct irdma_pci_f *rf)
+{
+	irdma_mock_from_rf(rf)->resets++;
+}
+
+static void irdma_mock_setup_cqp(struct irdma_mock *mock, u32 nreqs,
+				 bool real)
 {
 	struct irdma_cqp *cqp = &mock->rf.cqp;
 	struct kunit *test = mock->test;
 	u32 i;
 
 	cqp->sc_cqp.dev = &mock->rf.sc_dev;
-	cqp->sc_cqp.process_cqp_sds = irdma_mock_process_sds;
 	mock->rf.sc_dev.cqp = &cqp->sc_cqp;
+	if (real)
+		irdma_mock_start_cqp(mock);
+	else
+		cqp->sc_cqp.process_cqp_sds = irdma_mock_process_sds;
 
 	spin_lock_init(&cqp->req_lock);
 	spin_lock_init(&cqp->compl_lock);
@@ -287,8 +436,9 @@ static void irdma_mock_setup_verbs(struct irdma_mock *mock)
 	struct net_device *netdev;
 	int ret;
 
-	kunit_activate_static_stub(test, irdma_verbs_cqp_exec,
-				   irdma_mock_cqp_exec);
+	if (!mock->hw)
+		kunit_activate_static_stub(test, irdma_verbs_cqp_exec,
+					   irdma_mock_cqp_exec);
 	kunit_activate_static_stub(test, irdma_verbs_ring_sq,
 				   irdma_mock_ring_sq);
 	kunit_activate_static_stub(test, irdma_verbs_arm_cq, irdma_mock_arm_cq);
@@ -324,10 +474,10 @@ static void irdma_mock_setup_verbs(struct irdma_mock *mock)
  * Builds the PCI function, its control device (GEN2 attributes, register
  * map), the resource bitmaps, the PBLE resource with its first chunk, the
  * CQP request pool, an unregistered &struct irdma_device with verbs.c's
- * ops and a PD.  For the rest of the test, verbs.c's CQP commands, SQ
- * doorbells and CQ arms come to irdma_mock_cqp_exec(),
- * irdma_mock_ring_sq() and irdma_mock_arm_cq().  A failure fails the
- * test.
+ * ops and a PD.  For the rest of the test, verbs.c's SQ doorbells and CQ
+ * arms come to irdma_mock_ring_sq() and irdma_mock_arm_cq(), and its CQP
+ * commands to irdma_mock_cqp_exec() or, with @params->real_cqp, to the
+ * driver's CQP and the firmware model.  A failure fails the test.
  *
  * Return: the mock; KUnit frees it and everything in it after the test.
  */
@@ -371,6 +521,19 @@ struct irdma_mock *irdma_mock_create(struct kunit *test,
 	ret = kunit_add_action_or_reset(test, irdma_mock_free_bar, mock->bar);
 	KUNIT_ASSERT_EQ(test, ret, 0);
 	irdma_mock_setup_bar(mock);
+	if (p.real_cqp) {
+		struct irdma_hw_model_params hp = {
+			.bar = mock->bar,
+			.bar_len = mock->bar_len,
+			.dma_dev = mock->dev,
+			.stags = p.max_mr,
+			.sds = IRDMA_MOCK_SD_CNT,
+		};
+
+		/* First: it must outlive the driver's CQP teardown */
+		mock->hw = irdma_hw_model_create(test, &hp);
+		rf->gen_ops.request_reset = irdma_mock_request_reset;
+	}
 
 	rf->rdma_ver = IRDMA_GEN_2;
 	rf->protocol_used = IRDMA_IWARP_PROTOCOL_ONLY;
@@ -383,8 +546,10 @@ struct irdma_mock *irdma_mock_create(struct kunit *test,
 	ret = irdma_sc_dev_init(IRDMA_GEN_2, &rf->sc_dev, &init);
 	KUNIT_ASSERT_EQ(test, ret, 0);
 	rf->sc_dev.hmc_info = &rf->hw.hmc;
-	irdma_mock_setup_cqp(mock, p.cqp_requests);
+	irdma_mock_setup_cqp(mock, p.cqp_requests, p.real_cqp);
 	irdma_mock_setup_hmc(mock, &p);
+	if (p.real_cqp)
+		irdma_mock_start_ccq(mock);
 
 	ret = irdma_initialize_hw_rsrc(rf);
 	KUNIT_ASSERT_EQ(test, ret, 0);
@@ -472,41 +637,6 @@ u32 irdma_mock_cqp_avail(struct irdma_mock *mock)
 	n = list_count_nodes(&cqp->cqp_avail_reqs);
 	spin_unlock_irqrestore(&cqp->req_lock, flags);
 	return n;
-}
-
-/* A coherent buffer that goes with the test */
-struct irdma_mock_dma {
-	struct irdma_dma_mem mem;
-	struct irdma_mock *mock;
-};
-
-static void irdma_mock_dma_free(void *data)
-{
-	struct irdma_mock_dma *buf = data;
-
-	dma_free_coherent(buf->mock->dev, buf->mem.size, buf->mem.va,
-			  buf->mem.pa);
-}
-
-/* Allocate one, and describe it to the driver in @mem */
-static void *irdma_mock_dma_alloc(struct irdma_mock *mock,
-				  struct irdma_dma_mem *mem, u32 size)
-{
-	struct kunit *test = mock->test;
-	struct irdma_mock_dma *buf;
-	int ret;
-
-	buf = kunit_kzalloc(test, sizeof(*buf), GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, buf);
-	buf->mock = mock;
-	buf->mem.size = ALIGN(size, 256);
-	buf->mem.va = dma_alloc_coherent(mock->dev, buf->mem.size,
-					 &buf->mem.pa, GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, buf->mem.va);
-	ret = kunit_add_action_or_reset(test, irdma_mock_dma_free, buf);
-	KUNIT_ASSERT_EQ(test, ret, 0);
-	*mem = buf->mem;
-	return mem->va;
 }
 
 /**

@@ -8,6 +8,7 @@
 
 #include "../main.h"
 
+struct irdma_hw_model;
 struct kunit;
 
 /* CQP commands irdma_mock_cqp_exec() keeps, the first ones of a test */
@@ -23,15 +24,19 @@ struct kunit;
  *	allocator adds as a second chunk the first time the first one
  *	cannot satisfy a request
  * @cqp_requests: CQP requests in the preallocated pool
+ * @real_cqp: bring up the driver's own CQP and control CQ over the BAR,
+ *	answered by a firmware model (irdma_hw_model.c), and leave verbs.c's
+ *	CQP commands to it rather than to irdma_mock_cqp_exec()
  *
  * A zero field takes its default: 4096 MRs, 2 head pages (1024 PBLEs),
- * 8 tail pages (4096 PBLEs) and 16 requests.
+ * 8 tail pages (4096 PBLEs), 16 requests and the software CQP.
  */
 struct irdma_mock_params {
 	u32 max_mr;
 	u32 pble_head_pages;
 	u32 pble_tail_pages;
 	u32 cqp_requests;
+	bool real_cqp;
 };
 
 /**
@@ -47,13 +52,16 @@ struct irdma_mock_params {
  *	reports, and DMA-maps on @dev
  * @bar: BAR0 in memory: the registers and doorbells the driver writes
  * @bar_len: its size
+ * @hw: with &irdma_mock_params.real_cqp, the firmware model behind @bar;
+ *	else NULL
+ * @resets: resets the driver asked the board for (a CQP that timed out)
  * @pble_rsrc: @rf's PBLE resource, over an HMC whose SD table the mock
  *	sets up; SDs are programmed through @rf's CQP, that is, by the mock
  * @pd: a protection domain for QPs and MRs, its PD ID taken from
  *	@rf.allocated_pds
  * @cqp_pool: the preallocated CQP requests of @rf.cqp
  * @cqp_pool_len: their number
- * @sd_updates: SD table updates the mock's CQP completed
+ * @sd_updates: SD table updates the mock's software CQP completed
  * @last_sd: the last SD entry it was asked to write
  * @cqp_cmds: CQP commands irdma_mock_cqp_exec() completed or failed
  * @cqp_log: copies of the first %IRDMA_MOCK_CQP_LOG of them
@@ -71,6 +79,8 @@ struct irdma_mock {
 	struct irdma_device *iwdev;
 	void *bar;
 	size_t bar_len;
+	struct irdma_hw_model *hw;
+	u32 resets;
 	struct irdma_hmc_pble_rsrc pble_rsrc;
 	struct irdma_pd pd;
 	struct irdma_cqp_request *cqp_pool;

@@ -1,0 +1,922 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * A software model of the E810's RDMA firmware, for KUnit.
+ *
+ * The model answers the control QP (CQP) where the hardware does: the
+ * driver writes BAR0 registers and DMA memory, and irdma_kunit_db()
+ * (osdep.h) calls the model right after each CQP doorbell, in the
+ * driver's own context, before the driver polls for the answer:
+ *
+ *  - CCQPLOW with the CQP host context's address: the model reads the
+ *    context (SQ size and address, the completion context every CCQ CQE
+ *    must echo) and reports the CQP up in CCQPSTATUS; with 0, down;
+ *  - CQPDB with the new SQ head: the model takes the WQEs from its own
+ *    tail to that head, each only if its valid bit says the current pass
+ *    of the ring, decodes and executes it, writes one CQE per WQE into the
+ *    control CQ (CCQ) once there is one, and moves CQPTAIL;
+ *  - CQARM for the CCQ: the model reads the arm request in its shadow
+ *    area.
+ *
+ * Every field is read with this file's own layouts, written from the
+ * hardware's WQE, CQE and register formats rather than taken from the
+ * driver's defs.h, so that a wrong encoding in the driver shows as a wrong
+ * decoded value.  Executed so far: CREATE_CQ and DESTROY_CQ of the CCQ,
+ * ALLOC_STAG (MRs and MWs), DEALLOC_STAG and UPDATE_PE_SDS.  Anything else
+ * completes with an error of the model's own (IRDMA_HW_MAJ_MODEL) and is a
+ * fault of the model, which the test fails on.
+ *
+ * The doorbell hook runs in atomic context, under the driver's spinlocks:
+ * the model never sleeps and never calls into the driver.  Its DMA
+ * addresses become CPU pointers through the linear map, which holds on
+ * x86_64 with dma-direct and no IOMMU; irdma_hw_model_create() checks it.
+ */
+#include <kunit/test.h>
+#include <linux/bitfield.h>
+#include <linux/dma-direct.h>
+#include <linux/dma-mapping.h>
+#include <linux/io.h>
+#include <linux/log2.h>
+#include <linux/rculist.h>
+
+#include "irdma_hw_model.h"
+#include "../osdep.h"
+
+/* BAR0 registers of an E810 PF */
+#define HW_REG_CQPTAIL		0x500880
+#define HW_REG_CQPDB		0x500800
+#define HW_REG_CCQPSTATUS	0x50a000
+#define HW_REG_CCQPHIGH		0x50a100
+#define HW_REG_CCQPLOW		0x50a080
+#define HW_REG_CQARM		0x502c00
+#define HW_REG_CQPERRCODES	0x50a200
+
+#define HW_CQPTAIL_WQTAIL	GENMASK(10, 0)
+#define HW_CQPTAIL_OP_ERR	BIT(31)
+#define HW_CCQPSTATUS_DONE	BIT(0)
+#define HW_CCQPSTATUS_ERR	BIT(31)
+#define HW_CQPERR_MAJ		GENMASK(31, 16)
+#define HW_CQPERR_MIN		GENMASK(15, 0)
+
+/* CQP host context: qword 0, 1 (SQ address), 3 (completion ctx), 4 */
+#define HW_CQPCTX_SQSIZE	GENMASK_ULL(11, 8)
+#define HW_CQPCTX_HW_MAJ	GENMASK_ULL(31, 16)
+#define HW_CQPCTX_LEN		64
+#define HW_CQP_HW_MAJ_GEN2	1
+#define HW_CQP_SQSIZE_MIN	1	/* 4 WQEs */
+#define HW_CQP_SQSIZE_MAX	10	/* 2048 WQEs, what WQTAIL can hold */
+
+/* A CQP WQE: 64 bytes, its header in qword 3 and written last */
+#define HW_CQP_WQE_QWORDS	8
+#define HW_WQE_OPCODE		GENMASK_ULL(37, 32)
+#define HW_WQE_VALID		BIT_ULL(63)
+
+/* CREATE_CQ / DESTROY_CQ */
+#define HW_CQ_SIZE		GENMASK_ULL(20, 0)		/* qword 0 */
+#define HW_CQ_CTX		GENMASK_ULL(62, 0)		/* qword 1 */
+#define HW_CQ_SHADOW_THRESH	GENMASK_ULL(17, 0)		/* qword 2 */
+#define HW_CQ_ID		GENMASK_ULL(18, 0)		/* header */
+#define HW_CQ_CEQ_ID		GENMASK_ULL(31, 22)
+#define HW_CQ_CHKOVERFLOW	BIT_ULL(46)
+#define HW_CQ_VIRTMAP		BIT_ULL(47)
+#define HW_CQ_ENCEQEMASK	BIT_ULL(48)
+#define HW_CQ_CEQ_ID_VALID	BIT_ULL(49)
+#define HW_CQ_AVOIDMEMCNFLCT	BIT_ULL(61)
+
+/* ALLOC_STAG / DEALLOC_STAG */
+#define HW_STAG_LEN		GENMASK_ULL(45, 0)		/* qword 1 */
+#define HW_STAG_PD		GENMASK_ULL(63, 46)
+#define HW_STAG_IDX		GENMASK_ULL(31, 8)		/* qword 2 */
+#define HW_STAG_HMC_FN		GENMASK_ULL(5, 0)		/* qword 5 */
+#define HW_STAG_FIRST_PBLE	GENMASK_ULL(27, 0)		/* qword 6 */
+#define HW_STAG_MR		BIT_ULL(43)			/* header */
+#define HW_STAG_PBL_SIZE	GENMASK_ULL(45, 44)
+#define HW_STAG_HPAGE_SIZE	GENMASK_ULL(47, 46)
+#define HW_STAG_RIGHTS		GENMASK_ULL(52, 48)
+#define HW_STAG_REMOTE		BIT_ULL(53)
+
+/*
+ * UPDATE_PE_SDS: entry 0 in qwords 0-1, entries 1 and 2 in qwords 4-5 and
+ * 6-7 when their valid bit is set, more in memory at the address in
+ * qword 2 (16 bytes each, command then data; the header counts them).
+ */
+#define HW_SDS_CMD		GENMASK_ULL(31, 0)
+#define HW_SDS_ENTRY_VALID	BIT_ULL(63)
+#define HW_SDS_HMC_FN		GENMASK_ULL(5, 0)
+#define HW_SDS_MEM_ADDR		GENMASK_ULL(63, 6)
+#define HW_SDS_MEM_COUNT	GENMASK_ULL(3, 0)		/* header */
+#define HW_SDS_MEM_MAX		8
+#define HW_SD_CMD_IDX		GENMASK(11, 0)
+#define HW_SD_CMD_WRITE		BIT(31)
+
+/* A CCQ CQE: 32 bytes, its valid bit in qword 3 and written last */
+#define HW_CQE_QWORDS		4
+#define HW_CQE_RET		GENMASK_ULL(31, 0)		/* qword 2 */
+#define HW_CQE_MIN		GENMASK_ULL(15, 0)		/* qword 3 */
+#define HW_CQE_MAJ		GENMASK_ULL(31, 16)
+#define HW_CQE_WQE_IDX		GENMASK_ULL(46, 32)
+#define HW_CQE_ERROR		BIT_ULL(55)
+#define HW_CQE_VALID		BIT_ULL(63)
+
+/* A CQ's shadow area: qword 0 the consumer's head, qword 4 its arm */
+#define HW_SHADOW_LEN		64
+#define HW_SHADOW_ARM_NEXT	BIT_ULL(14)
+
+/*
+ * An STag's index field is its upper 24 bits; the MR object it names is in
+ * the low ones, at least 14 of them, and the driver keeps the rest for a
+ * key of its own (the stag mask of irdma_initialize_hw_rsrc()).  The model
+ * holds the whole field and wants it back on DEALLOC_STAG.
+ */
+#define HW_STAG_OBJ_BITS_MIN	14
+
+struct irdma_hw_stag {
+	bool used;
+	bool mr;
+	u32 idx;
+	u32 pd;
+};
+
+/**
+ * struct irdma_hw_model - the firmware of one function
+ * @node: in irdma_hw_models
+ * @test: the test the model belongs to
+ * @bar: the function's BAR0
+ * @bar_len: its length
+ * @dma_dev: the device the driver's DMA addresses are for
+ * @cqp_up: the CQP has a host context
+ * @sq: the CQP SQ
+ * @sq_size: its size in WQEs
+ * @sq_tail: the next WQE the model takes
+ * @sq_polarity: the valid bit of WQEs in the current pass of the ring
+ * @cqp_ctx: what every CCQ CQE echoes in qword 1
+ * @ccq_up: the CCQ exists
+ * @ccq: its ring
+ * @ccq_shadow: its shadow area
+ * @ccq_size: its size in CQEs
+ * @ccq_head: where the model writes the next CQE
+ * @ccq_polarity: the valid bit of CQEs in the current pass of the ring
+ * @ccq_check_overflow: the CCQ was created asking for overflow checks
+ * @ccq_arms: arm requests of the CCQ for its next completion
+ * @stags: the STag table, by MR object
+ * @nstags: its size
+ * @stag_obj: the bits of an STag's index field that name its MR object
+ * @sds: the SD table, by index
+ * @nsds: its size
+ * @fail_armed: the next WQE of @fail_opcode fails
+ * @fail_opcode: its opcode
+ * @fail_maj: the major error code it fails with
+ * @fail_min: the minor one
+ * @wqes: the WQEs the model took
+ * @op_count: of them, per opcode
+ * @log: the last %IRDMA_HW_LOG_LEN of them, by sequence number
+ * @fault: the first thing the model could not do, or NULL
+ */
+struct irdma_hw_model {
+	struct list_head node;
+	struct kunit *test;
+	u8 __iomem *bar;
+	size_t bar_len;
+	struct device *dma_dev;
+
+	bool cqp_up;
+	__le64 *sq;
+	u32 sq_size;
+	u32 sq_tail;
+	bool sq_polarity;
+	u64 cqp_ctx;
+
+	bool ccq_up;
+	__le64 *ccq;
+	__le64 *ccq_shadow;
+	u32 ccq_size;
+	u32 ccq_head;
+	bool ccq_polarity;
+	bool ccq_check_overflow;
+	u32 ccq_arms;
+
+	struct irdma_hw_stag *stags;
+	u32 nstags;
+	u32 stag_obj;
+	struct irdma_hw_sd *sds;
+	u32 nsds;
+
+	bool fail_armed;
+	u8 fail_opcode;
+	u16 fail_maj;
+	u16 fail_min;
+
+	u64 wqes;
+	u32 op_count[IRDMA_HW_OP_MAX];
+	struct irdma_hw_wqe log[IRDMA_HW_LOG_LEN];
+	const char *fault;
+};
+
+/*
+ * The live models, found by BAR address.  The lock also guards every
+ * model's state: the hook, which runs with interrupts off, holds it while
+ * the model works, and the tests' accessors take it to read.
+ */
+static LIST_HEAD(irdma_hw_models);
+static DEFINE_SPINLOCK(irdma_hw_lock);
+
+static void irdma_hw_fault(struct irdma_hw_model *hw, const char *why)
+{
+	if (hw->fault)
+		return;
+	hw->fault = why;
+	pr_err("irdma_hw_model: %s\n", why);
+}
+
+static u32 irdma_hw_rd(struct irdma_hw_model *hw, u32 reg)
+{
+	return readl(hw->bar + reg);
+}
+
+static void irdma_hw_wr(struct irdma_hw_model *hw, u32 reg, u32 val)
+{
+	writel(val, hw->bar + reg);
+}
+
+/* The CPU's view of @len bytes at DMA address @addr, or NULL */
+static void *irdma_hw_dma(struct irdma_hw_model *hw, u64 addr, size_t len)
+{
+	phys_addr_t phys = dma_to_phys(hw->dma_dev, addr);
+
+	if (!addr || !pfn_valid(PHYS_PFN(phys)) ||
+	    !pfn_valid(PHYS_PFN(phys + len - 1))) {
+		irdma_hw_fault(hw, "a DMA address outside memory");
+		return NULL;
+	}
+	return phys_to_virt(phys);
+}
+
+static u64 irdma_hw_q(const __le64 *p, u32 i)
+{
+	return le64_to_cpu(READ_ONCE(p[i]));
+}
+
+/* CCQPLOW written: the CQP's host context is at CCQPHIGH:CCQPLOW, or gone */
+static void irdma_hw_cqp_ctx(struct irdma_hw_model *hw, u32 low)
+{
+	u64 pa = (u64)irdma_hw_rd(hw, HW_REG_CCQPHIGH) << 32 | low;
+	__le64 *ctx;
+	u32 enc;
+
+	hw->cqp_up = false;
+	hw->ccq_up = false;
+	irdma_hw_wr(hw, HW_REG_CCQPSTATUS, 0);
+	if (!pa)
+		return;
+
+	ctx = irdma_hw_dma(hw, pa, HW_CQPCTX_LEN);
+	if (!ctx)
+		goto refuse;
+	enc = FIELD_GET(HW_CQPCTX_SQSIZE, irdma_hw_q(ctx, 0));
+	if (enc < HW_CQP_SQSIZE_MIN || enc > HW_CQP_SQSIZE_MAX ||
+	    FIELD_GET(HW_CQPCTX_HW_MAJ, irdma_hw_q(ctx, 4)) !=
+	    HW_CQP_HW_MAJ_GEN2) {
+		irdma_hw_fault(hw, "a CQP host context the E810 refuses");
+		goto refuse;
+	}
+	hw->sq_size = 2U << enc;
+	hw->sq = irdma_hw_dma(hw, irdma_hw_q(ctx, 1),
+			      hw->sq_size * HW_CQP_WQE_QWORDS * sizeof(u64));
+	if (!hw->sq)
+		goto refuse;
+	hw->cqp_ctx = irdma_hw_q(ctx, 3);
+	hw->sq_tail = 0;
+	hw->sq_polarity = true;
+	hw->cqp_up = true;
+	irdma_hw_wr(hw, HW_REG_CQPTAIL, 0);
+	irdma_hw_wr(hw, HW_REG_CCQPSTATUS, HW_CCQPSTATUS_DONE);
+	return;
+
+refuse:
+	irdma_hw_wr(hw, HW_REG_CCQPSTATUS, HW_CCQPSTATUS_ERR);
+}
+
+static void irdma_hw_refuse(struct irdma_hw_wqe *w, u16 min)
+{
+	w->error = true;
+	w->maj = IRDMA_HW_MAJ_MODEL;
+	w->min = min;
+}
+
+static void irdma_hw_decode_cq(struct irdma_hw_wqe *w)
+{
+	u64 hdr = w->qword[3];
+
+	w->cq.id = FIELD_GET(HW_CQ_ID, hdr);
+	w->cq.ceq_id = FIELD_GET(HW_CQ_CEQ_ID, hdr);
+	w->cq.check_overflow = FIELD_GET(HW_CQ_CHKOVERFLOW, hdr);
+	w->cq.virtual_map = FIELD_GET(HW_CQ_VIRTMAP, hdr);
+	w->cq.ceqe_mask = FIELD_GET(HW_CQ_ENCEQEMASK, hdr);
+	w->cq.ceq_id_valid = FIELD_GET(HW_CQ_CEQ_ID_VALID, hdr);
+	w->cq.avoid_mem_cflct = FIELD_GET(HW_CQ_AVOIDMEMCNFLCT, hdr);
+	w->cq.size = FIELD_GET(HW_CQ_SIZE, w->qword[0]);
+	w->cq.ctx = FIELD_GET(HW_CQ_CTX, w->qword[1]);
+	w->cq.shadow_threshold = FIELD_GET(HW_CQ_SHADOW_THRESH, w->qword[2]);
+	w->cq.ring_pa = w->qword[4];
+	w->cq.shadow_pa = w->qword[5];
+}
+
+/* Only the CCQ so far: CQ 0, a ring of 32-byte CQEs in one piece */
+static void irdma_hw_create_cq(struct irdma_hw_model *hw,
+			       struct irdma_hw_wqe *w)
+{
+	if (w->cq.id || w->cq.virtual_map || w->cq.avoid_mem_cflct ||
+	    w->cq.size < 2) {
+		irdma_hw_fault(hw, "a CQ the model does not implement");
+		irdma_hw_refuse(w, IRDMA_HW_MIN_OPCODE);
+		return;
+	}
+	hw->ccq = irdma_hw_dma(hw, w->cq.ring_pa,
+			       w->cq.size * HW_CQE_QWORDS * sizeof(u64));
+	hw->ccq_shadow = irdma_hw_dma(hw, w->cq.shadow_pa, HW_SHADOW_LEN);
+	if (!hw->ccq || !hw->ccq_shadow) {
+		irdma_hw_refuse(w, IRDMA_HW_MIN_DMA);
+		return;
+	}
+	hw->ccq_size = w->cq.size;
+	hw->ccq_head = 0;
+	hw->ccq_polarity = true;
+	hw->ccq_check_overflow = w->cq.check_overflow;
+	hw->ccq_up = true;
+}
+
+static void irdma_hw_destroy_cq(struct irdma_hw_model *hw,
+				struct irdma_hw_wqe *w)
+{
+	if (w->cq.id || !hw->ccq_up) {
+		irdma_hw_fault(hw, "a CQ the model does not implement");
+		irdma_hw_refuse(w, IRDMA_HW_MIN_OPCODE);
+		return;
+	}
+	hw->ccq_up = false;
+}
+
+static void irdma_hw_decode_stag(struct irdma_hw_wqe *w)
+{
+	u64 hdr = w->qword[3];
+
+	w->stag.len = FIELD_GET(HW_STAG_LEN, w->qword[1]);
+	w->stag.pd = FIELD_GET(HW_STAG_PD, w->qword[1]);
+	w->stag.idx = FIELD_GET(HW_STAG_IDX, w->qword[2]);
+	w->stag.hmc_fn = FIELD_GET(HW_STAG_HMC_FN, w->qword[5]);
+	w->stag.first_pble = FIELD_GET(HW_STAG_FIRST_PBLE, w->qword[6]);
+	w->stag.mr = FIELD_GET(HW_STAG_MR, hdr);
+	w->stag.pbl_size = FIELD_GET(HW_STAG_PBL_SIZE, hdr);
+	w->stag.hpage_size = FIELD_GET(HW_STAG_HPAGE_SIZE, hdr);
+	w->stag.rights = FIELD_GET(HW_STAG_RIGHTS, hdr);
+	w->stag.remote = FIELD_GET(HW_STAG_REMOTE, hdr);
+}
+
+/*
+ * An STag index is taken once, by an MR or an MW, and given back by its
+ * PD (an assumption of the model: the E810's own checks are not public).
+ */
+static struct irdma_hw_stag *irdma_hw_stag(struct irdma_hw_model *hw,
+					   u32 idx)
+{
+	u32 obj = idx & hw->stag_obj;
+
+	return obj < hw->nstags ? &hw->stags[obj] : NULL;
+}
+
+static void irdma_hw_alloc_stag(struct irdma_hw_model *hw,
+				struct irdma_hw_wqe *w)
+{
+	struct irdma_hw_stag *s = irdma_hw_stag(hw, w->stag.idx);
+
+	if (!s) {
+		irdma_hw_refuse(w, IRDMA_HW_MIN_BAD_ID);
+		return;
+	}
+	if (s->used) {
+		irdma_hw_refuse(w, IRDMA_HW_MIN_IN_USE);
+		return;
+	}
+	s->used = true;
+	s->mr = w->stag.mr;
+	s->idx = w->stag.idx;
+	s->pd = w->stag.pd;
+}
+
+static void irdma_hw_dealloc_stag(struct irdma_hw_model *hw,
+				  struct irdma_hw_wqe *w)
+{
+	struct irdma_hw_stag *s = irdma_hw_stag(hw, w->stag.idx);
+
+	if (!s) {
+		irdma_hw_refuse(w, IRDMA_HW_MIN_BAD_ID);
+		return;
+	}
+	if (!s->used || s->idx != w->stag.idx) {
+		irdma_hw_refuse(w, IRDMA_HW_MIN_NO_STAG);
+		return;
+	}
+	if (s->pd != w->stag.pd) {
+		irdma_hw_refuse(w, IRDMA_HW_MIN_PD);
+		return;
+	}
+	s->used = false;
+}
+
+/* One SD entry: a write sets or clears it, with the data it comes with */
+static bool irdma_hw_write_sd(struct irdma_hw_model *hw, u32 cmd, u64 data)
+{
+	u32 idx = FIELD_GET(HW_SD_CMD_IDX, cmd);
+
+	if (!(cmd & HW_SD_CMD_WRITE) || idx >= hw->nsds)
+		return false;
+	hw->sds[idx].data = data;
+	hw->sds[idx].writes++;
+	return true;
+}
+
+static void irdma_hw_decode_sds(struct irdma_hw_wqe *w)
+{
+	const u64 cmd[IRDMA_HW_SDS_IN_WQE] = {
+		w->qword[0], w->qword[4], w->qword[6]
+	};
+	const u64 data[IRDMA_HW_SDS_IN_WQE] = {
+		w->qword[1], w->qword[5], w->qword[7]
+	};
+	u32 i;
+
+	w->sds.mem = FIELD_GET(HW_SDS_MEM_COUNT, w->qword[3]);
+	w->sds.hmc_fn = FIELD_GET(HW_SDS_HMC_FN, w->qword[2]);
+	for (i = 0; i < IRDMA_HW_SDS_IN_WQE; i++) {
+		if (i && !(cmd[i] & HW_SDS_ENTRY_VALID))
+			break;
+		w->sds.cmd[i] = FIELD_GET(HW_SDS_CMD, cmd[i]);
+		w->sds.data[i] = data[i];
+	}
+	w->sds.cnt = i;
+}
+
+static void irdma_hw_update_sds(struct irdma_hw_model *hw,
+				struct irdma_hw_wqe *w)
+{
+	const u64 *extra = NULL;
+	u32 i;
+
+	if (w->sds.mem > HW_SDS_MEM_MAX) {
+		irdma_hw_refuse(w, IRDMA_HW_MIN_BAD_ID);
+		return;
+	}
+	if (w->sds.mem) {
+		extra = irdma_hw_dma(hw, w->qword[2] & HW_SDS_MEM_ADDR,
+				     w->sds.mem * 2 * sizeof(u64));
+		if (!extra) {
+			irdma_hw_refuse(w, IRDMA_HW_MIN_DMA);
+			return;
+		}
+	}
+	for (i = 0; i < w->sds.cnt; i++)
+		if (!irdma_hw_write_sd(hw, w->sds.cmd[i], w->sds.data[i]))
+			goto bad;
+	/* The driver copies these from its own structures, CPU-endian */
+	for (i = 0; i < w->sds.mem; i++)
+		if (!irdma_hw_write_sd(hw, extra[2 * i], extra[2 * i + 1]))
+			goto bad;
+	return;
+bad:
+	irdma_hw_refuse(w, IRDMA_HW_MIN_BAD_ID);
+}
+
+/* Every field of the WQE, whether the model then executes it or not */
+static void irdma_hw_decode(struct irdma_hw_wqe *w)
+{
+	switch (w->opcode) {
+	case IRDMA_HW_OP_CREATE_CQ:
+	case IRDMA_HW_OP_DESTROY_CQ:
+		irdma_hw_decode_cq(w);
+		break;
+	case IRDMA_HW_OP_ALLOC_STAG:
+	case IRDMA_HW_OP_DEALLOC_STAG:
+		irdma_hw_decode_stag(w);
+		break;
+	case IRDMA_HW_OP_UPDATE_PE_SDS:
+		irdma_hw_decode_sds(w);
+		break;
+	}
+}
+
+static void irdma_hw_execute(struct irdma_hw_model *hw,
+			     struct irdma_hw_wqe *w)
+{
+	switch (w->opcode) {
+	case IRDMA_HW_OP_CREATE_CQ:
+		irdma_hw_create_cq(hw, w);
+		break;
+	case IRDMA_HW_OP_DESTROY_CQ:
+		irdma_hw_destroy_cq(hw, w);
+		break;
+	case IRDMA_HW_OP_ALLOC_STAG:
+		irdma_hw_alloc_stag(hw, w);
+		break;
+	case IRDMA_HW_OP_DEALLOC_STAG:
+		irdma_hw_dealloc_stag(hw, w);
+		break;
+	case IRDMA_HW_OP_UPDATE_PE_SDS:
+		irdma_hw_update_sds(hw, w);
+		break;
+	default:
+		irdma_hw_fault(hw, "a CQP opcode the model does not implement");
+		irdma_hw_refuse(w, IRDMA_HW_MIN_OPCODE);
+	}
+}
+
+/* The CCQ holds one CQE less than its size: one more would overflow it */
+static bool irdma_hw_ccq_full(struct irdma_hw_model *hw)
+{
+	u32 consumer = irdma_hw_q(hw->ccq_shadow, 0) % hw->ccq_size;
+
+	return (hw->ccq_head + 1) % hw->ccq_size == consumer;
+}
+
+static void irdma_hw_ccq_post(struct irdma_hw_model *hw,
+			      const struct irdma_hw_wqe *w)
+{
+	__le64 *cqe = &hw->ccq[hw->ccq_head * HW_CQE_QWORDS];
+
+	if (hw->ccq_check_overflow && irdma_hw_ccq_full(hw)) {
+		irdma_hw_fault(hw, "the CCQ overflows");
+		return;
+	}
+	cqe[0] = 0;
+	cqe[1] = cpu_to_le64(hw->cqp_ctx);
+	cqe[2] = cpu_to_le64(FIELD_PREP(HW_CQE_RET, 0));
+	dma_wmb();	/* the CQE before its valid bit */
+	WRITE_ONCE(cqe[3],
+		   cpu_to_le64(FIELD_PREP(HW_CQE_MIN, w->min) |
+			       FIELD_PREP(HW_CQE_MAJ, w->maj) |
+			       FIELD_PREP(HW_CQE_WQE_IDX, w->idx) |
+			       FIELD_PREP(HW_CQE_ERROR, w->error) |
+			       FIELD_PREP(HW_CQE_VALID, hw->ccq_polarity)));
+	if (++hw->ccq_head == hw->ccq_size) {
+		hw->ccq_head = 0;
+		hw->ccq_polarity = !hw->ccq_polarity;
+	}
+}
+
+/*
+ * Take the WQE at the SQ tail, execute it and complete it: a CQE in the
+ * CCQ if there is one after it (so also for the CCQ's own creation, but
+ * not for its destruction), CQPTAIL moved
+ * past it in any case, for a driver that polls the registers instead.
+ * The error codes also go to CQPERRCODES, and OP_ERR to CQPTAIL, until
+ * the next WQE (an assumption: the driver only looks while it polls).
+ */
+static bool irdma_hw_cqp_step(struct irdma_hw_model *hw)
+{
+	__le64 *raw = &hw->sq[hw->sq_tail * HW_CQP_WQE_QWORDS];
+	u64 hdr = irdma_hw_q(raw, 3);
+	struct irdma_hw_wqe *w;
+	u32 i;
+
+	if (FIELD_GET(HW_WQE_VALID, hdr) != hw->sq_polarity) {
+		irdma_hw_fault(hw, "CQPDB rung for a WQE that is not valid");
+		return false;
+	}
+	dma_rmb();	/* the header before the rest of the WQE */
+
+	w = &hw->log[hw->wqes % IRDMA_HW_LOG_LEN];
+	memset(w, 0, sizeof(*w));
+	w->seq = hw->wqes++;
+	w->idx = hw->sq_tail;
+	w->polarity = hw->sq_polarity;
+	for (i = 0; i < HW_CQP_WQE_QWORDS; i++)
+		w->qword[i] = irdma_hw_q(raw, i);
+	w->opcode = FIELD_GET(HW_WQE_OPCODE, w->qword[3]);
+	hw->op_count[w->opcode]++;
+	irdma_hw_decode(w);
+
+	if (hw->fail_armed && hw->fail_opcode == w->opcode) {
+		hw->fail_armed = false;
+		w->error = true;
+		w->maj = hw->fail_maj;
+		w->min = hw->fail_min;
+	} else {
+		irdma_hw_execute(hw, w);
+	}
+
+	if (hw->ccq_up)
+		irdma_hw_ccq_post(hw, w);
+
+	if (++hw->sq_tail == hw->sq_size) {
+		hw->sq_tail = 0;
+		hw->sq_polarity = !hw->sq_polarity;
+	}
+	irdma_hw_wr(hw, HW_REG_CQPERRCODES,
+		    FIELD_PREP(HW_CQPERR_MAJ, w->maj) |
+		    FIELD_PREP(HW_CQPERR_MIN, w->min));
+	irdma_hw_wr(hw, HW_REG_CQPTAIL,
+		    FIELD_PREP(HW_CQPTAIL_WQTAIL, hw->sq_tail) |
+		    (w->error ? HW_CQPTAIL_OP_ERR : 0));
+	return true;
+}
+
+/* CQPDB written: the driver's SQ head */
+static void irdma_hw_cqp_doorbell(struct irdma_hw_model *hw, u32 head)
+{
+	if (!hw->cqp_up || head >= hw->sq_size) {
+		irdma_hw_fault(hw, "CQPDB rung without a CQP, or past its SQ");
+		return;
+	}
+	while (hw->sq_tail != head)
+		if (!irdma_hw_cqp_step(hw))
+			return;
+}
+
+/* CQARM written: only the CCQ's arm is hooked so far */
+static void irdma_hw_cq_arm(struct irdma_hw_model *hw, u32 cq_id)
+{
+	if (cq_id || !hw->ccq_up) {
+		irdma_hw_fault(hw, "CQARM rung for a CQ the model lacks");
+		return;
+	}
+	if (irdma_hw_q(hw->ccq_shadow, 4) & HW_SHADOW_ARM_NEXT)
+		hw->ccq_arms++;
+}
+
+static void irdma_hw_reg_written(struct irdma_hw_model *hw, u32 reg, u32 val)
+{
+	switch (reg) {
+	case HW_REG_CCQPLOW:
+		irdma_hw_cqp_ctx(hw, val);
+		break;
+	case HW_REG_CQPDB:
+		irdma_hw_cqp_doorbell(hw, val);
+		break;
+	case HW_REG_CQARM:
+		irdma_hw_cq_arm(hw, val);
+		break;
+	default:
+		irdma_hw_fault(hw, "a doorbell the model does not know");
+	}
+}
+
+/* irdma_kunit_db_hook: a doorbell of some function, maybe a model's */
+static void irdma_hw_doorbell(u32 __iomem *reg, u32 val)
+{
+	unsigned long addr = (__force unsigned long)reg;
+	struct irdma_hw_model *hw;
+	unsigned long flags;
+
+	spin_lock_irqsave(&irdma_hw_lock, flags);
+	list_for_each_entry(hw, &irdma_hw_models, node) {
+		unsigned long bar = (__force unsigned long)hw->bar;
+
+		if (addr >= bar && addr - bar < hw->bar_len) {
+			irdma_hw_reg_written(hw, addr - bar, val);
+			break;
+		}
+	}
+	spin_unlock_irqrestore(&irdma_hw_lock, flags);
+}
+
+static void irdma_hw_model_destroy(void *data)
+{
+	struct irdma_hw_model *hw = data;
+	unsigned long flags;
+	bool last;
+
+	spin_lock_irqsave(&irdma_hw_lock, flags);
+	list_del(&hw->node);
+	last = list_empty(&irdma_hw_models);
+	if (last)
+		RCU_INIT_POINTER(irdma_kunit_db_hook, NULL);
+	spin_unlock_irqrestore(&irdma_hw_lock, flags);
+	/* No doorbell may still be on its way into the model */
+	if (last)
+		synchronize_rcu();
+	KUNIT_EXPECT_NULL_MSG(hw->test, hw->fault, "model fault: %s",
+			      hw->fault);
+}
+
+/* The model reaches DMA memory through the linear map: check that it can */
+static void irdma_hw_check_dma(struct kunit *test, struct device *dev)
+{
+	dma_addr_t pa;
+	void *va;
+
+	va = dma_alloc_coherent(dev, PAGE_SIZE, &pa, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, va);
+	KUNIT_EXPECT_PTR_EQ_MSG(test, phys_to_virt(dma_to_phys(dev, pa)), va,
+				"DMA is not dma-direct: the model cannot see it");
+	dma_free_coherent(dev, PAGE_SIZE, va, pa);
+}
+
+/**
+ * irdma_hw_model_create - start the firmware of a function
+ * @test: the test it belongs to; KUnit stops it when the test ends, after
+ *	everything registered later, such as the driver's own teardown
+ * @p: the function: its BAR, DMA device and table sizes
+ *
+ * From now on the function's CQP doorbells come to the model.
+ *
+ * Return: the model; a failure fails the test.
+ */
+struct irdma_hw_model *irdma_hw_model_create(struct kunit *test,
+					     const struct irdma_hw_model_params *p)
+{
+	struct irdma_hw_model *hw;
+	unsigned long flags;
+	int ret;
+
+	irdma_hw_check_dma(test, p->dma_dev);
+	hw = kunit_kzalloc(test, sizeof(*hw), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, hw);
+	hw->test = test;
+	hw->bar = (u8 __iomem __force *)p->bar;
+	hw->bar_len = p->bar_len;
+	hw->dma_dev = p->dma_dev;
+	hw->nstags = p->stags;
+	hw->stag_obj = BIT(max(order_base_2(p->stags), HW_STAG_OBJ_BITS_MIN)) -
+		       1;
+	hw->stags = kunit_kcalloc(test, p->stags, sizeof(*hw->stags),
+				  GFP_KERNEL);
+	hw->nsds = p->sds;
+	hw->sds = kunit_kcalloc(test, p->sds, sizeof(*hw->sds), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, hw->stags);
+	KUNIT_ASSERT_NOT_NULL(test, hw->sds);
+
+	spin_lock_irqsave(&irdma_hw_lock, flags);
+	list_add(&hw->node, &irdma_hw_models);
+	rcu_assign_pointer(irdma_kunit_db_hook, irdma_hw_doorbell);
+	spin_unlock_irqrestore(&irdma_hw_lock, flags);
+	ret = kunit_add_action_or_reset(test, irdma_hw_model_destroy, hw);
+	KUNIT_ASSERT_EQ(test, ret, 0);
+	return hw;
+}
+
+/**
+ * irdma_hw_model_fail_next - fail the next CQP WQE of an opcode
+ * @hw: the model
+ * @opcode: an IRDMA_HW_OP_* opcode
+ * @maj: the major error code its CQE carries
+ * @min: the minor one
+ *
+ * The WQE is not executed: it changes nothing in the model.
+ */
+void irdma_hw_model_fail_next(struct irdma_hw_model *hw, u8 opcode, u16 maj,
+			      u16 min)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&irdma_hw_lock, flags);
+	hw->fail_armed = true;
+	hw->fail_opcode = opcode;
+	hw->fail_maj = maj;
+	hw->fail_min = min;
+	spin_unlock_irqrestore(&irdma_hw_lock, flags);
+}
+
+/**
+ * irdma_hw_model_wqes - count the CQP WQEs the model took
+ * @hw: the model
+ *
+ * Return: their number, which is also the sequence number of the next.
+ */
+u64 irdma_hw_model_wqes(struct irdma_hw_model *hw)
+{
+	unsigned long flags;
+	u64 n;
+
+	spin_lock_irqsave(&irdma_hw_lock, flags);
+	n = hw->wqes;
+	spin_unlock_irqrestore(&irdma_hw_lock, flags);
+	return n;
+}
+
+/**
+ * irdma_hw_model_wqe - read a decoded CQP WQE back
+ * @hw: the model
+ * @seq: its sequence number
+ * @wqe: where to copy it
+ *
+ * Return: false if the model has not taken it, or no longer keeps it.
+ */
+bool irdma_hw_model_wqe(struct irdma_hw_model *hw, u64 seq,
+			struct irdma_hw_wqe *wqe)
+{
+	unsigned long flags;
+	bool kept;
+
+	spin_lock_irqsave(&irdma_hw_lock, flags);
+	kept = seq < hw->wqes && hw->wqes - seq <= IRDMA_HW_LOG_LEN;
+	if (kept)
+		*wqe = hw->log[seq % IRDMA_HW_LOG_LEN];
+	spin_unlock_irqrestore(&irdma_hw_lock, flags);
+	return kept;
+}
+
+/**
+ * irdma_hw_model_op_count - count the CQP WQEs of one opcode
+ * @hw: the model
+ * @opcode: an IRDMA_HW_OP_* opcode
+ *
+ * Return: how many the model took, failed or not.
+ */
+u32 irdma_hw_model_op_count(struct irdma_hw_model *hw, u8 opcode)
+{
+	unsigned long flags;
+	u32 n;
+
+	spin_lock_irqsave(&irdma_hw_lock, flags);
+	n = opcode < IRDMA_HW_OP_MAX ? hw->op_count[opcode] : 0;
+	spin_unlock_irqrestore(&irdma_hw_lock, flags);
+	return n;
+}
+
+/**
+ * irdma_hw_model_stag - look an STag up in the model's table
+ * @hw: the model
+ * @idx: its index field (the STag without its 8-bit key)
+ * @pd: where to put the PD it was allocated to
+ *
+ * Return: whether it is allocated, under this very index field.
+ */
+bool irdma_hw_model_stag(struct irdma_hw_model *hw, u32 idx, u32 *pd)
+{
+	struct irdma_hw_stag *s;
+	unsigned long flags;
+	bool used = false;
+
+	spin_lock_irqsave(&irdma_hw_lock, flags);
+	s = irdma_hw_stag(hw, idx);
+	if (s && s->used && s->idx == idx) {
+		used = true;
+		*pd = s->pd;
+	}
+	spin_unlock_irqrestore(&irdma_hw_lock, flags);
+	return used;
+}
+
+/**
+ * irdma_hw_model_sd - read an SD entry of the model's table
+ * @hw: the model
+ * @idx: the SD's index
+ * @sd: where to copy it
+ *
+ * Return: false if @idx is outside the table.
+ */
+bool irdma_hw_model_sd(struct irdma_hw_model *hw, u32 idx,
+		       struct irdma_hw_sd *sd)
+{
+	unsigned long flags;
+
+	if (idx >= hw->nsds)
+		return false;
+	spin_lock_irqsave(&irdma_hw_lock, flags);
+	*sd = hw->sds[idx];
+	spin_unlock_irqrestore(&irdma_hw_lock, flags);
+	return true;
+}
+
+/**
+ * irdma_hw_model_ccq_arms - count the CCQ's arm requests
+ * @hw: the model
+ *
+ * Return: how many asked for an event on the CCQ's next completion.
+ */
+u32 irdma_hw_model_ccq_arms(struct irdma_hw_model *hw)
+{
+	unsigned long flags;
+	u32 n;
+
+	spin_lock_irqsave(&irdma_hw_lock, flags);
+	n = hw->ccq_arms;
+	spin_unlock_irqrestore(&irdma_hw_lock, flags);
+	return n;
+}
+
+/**
+ * irdma_hw_model_cqp_up - tell whether the CQP has a host context
+ * @hw: the model
+ *
+ * Return: true between the CCQPLOW writes of CQP create and destroy.
+ */
+bool irdma_hw_model_cqp_up(struct irdma_hw_model *hw)
+{
+	unsigned long flags;
+	bool up;
+
+	spin_lock_irqsave(&irdma_hw_lock, flags);
+	up = hw->cqp_up;
+	spin_unlock_irqrestore(&irdma_hw_lock, flags);
+	return up;
+}
+
+/**
+ * irdma_hw_model_fault - what the model could not do
+ * @hw: the model
+ *
+ * Return: the first thing, or NULL.
+ */
+const char *irdma_hw_model_fault(struct irdma_hw_model *hw)
+{
+	return READ_ONCE(hw->fault);
+}

@@ -1,0 +1,140 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
+/*
+ * A software model of the E810's RDMA firmware for KUnit: it answers the
+ * control QP (CQP) at the hardware interface.  See irdma_hw_model.c.
+ */
+#ifndef IRDMA_HW_MODEL_H
+#define IRDMA_HW_MODEL_H
+
+#include <linux/types.h>
+
+struct device;
+struct kunit;
+
+/* CQP opcodes the model knows, from the E810's CQP WQE format */
+#define IRDMA_HW_OP_CREATE_CQ		0x03
+#define IRDMA_HW_OP_DESTROY_CQ		0x05
+#define IRDMA_HW_OP_ALLOC_STAG		0x09
+#define IRDMA_HW_OP_DEALLOC_STAG	0x0d
+#define IRDMA_HW_OP_UPDATE_PE_SDS	0x1f
+#define IRDMA_HW_OP_MAX			0x40
+
+/* Decoded CQP WQEs the model keeps, the last ones */
+#define IRDMA_HW_LOG_LEN		64
+/* SD entries an UPDATE_PE_SDS WQE carries in its own qwords */
+#define IRDMA_HW_SDS_IN_WQE		3
+
+/* The errors the model itself completes a WQE with (major 0xfffe) */
+#define IRDMA_HW_MAJ_MODEL		0xfffe
+enum irdma_hw_model_min {
+	IRDMA_HW_MIN_OPCODE = 1,	/* an opcode the model does not execute */
+	IRDMA_HW_MIN_BAD_ID,		/* an object ID out of range */
+	IRDMA_HW_MIN_IN_USE,		/* an STag that is already allocated */
+	IRDMA_HW_MIN_NO_STAG,		/* an STag that is not allocated */
+	IRDMA_HW_MIN_PD,		/* an STag of another PD */
+	IRDMA_HW_MIN_DMA,		/* an address the model cannot reach */
+};
+
+/**
+ * struct irdma_hw_sd - an SD entry as UPDATE_PE_SDS programmed it
+ * @data: the entry's data word: the backing page address and its flags
+ * @writes: how many times it was written (set or cleared)
+ */
+struct irdma_hw_sd {
+	u64 data;
+	u32 writes;
+};
+
+/**
+ * struct irdma_hw_wqe - a CQP WQE as the model decoded it
+ * @seq: its place among all the WQEs the model took, from 0
+ * @idx: its index in the CQP SQ
+ * @opcode: IRDMA_HW_OP_*
+ * @polarity: the valid bit it was written with
+ * @error: the model completed it with an error (injected or its own)
+ * @maj: the major error code of its completion
+ * @min: the minor one
+ * @qword: its eight qwords, CPU-endian, as the model read them
+ * @cq: CREATE_CQ / DESTROY_CQ fields
+ * @stag: ALLOC_STAG / DEALLOC_STAG fields
+ * @sds: UPDATE_PE_SDS fields: @sds.cnt entries in the WQE, @sds.mem more
+ *	in memory (not copied here)
+ */
+struct irdma_hw_wqe {
+	u64 seq;
+	u32 idx;
+	u8 opcode;
+	bool polarity;
+	bool error;
+	u16 maj;
+	u16 min;
+	u64 qword[8];
+	union {
+		struct {
+			u32 id;
+			u32 size;
+			u32 ceq_id;
+			bool ceq_id_valid;
+			bool check_overflow;
+			bool virtual_map;
+			bool ceqe_mask;
+			bool avoid_mem_cflct;
+			u64 ctx;
+			u64 ring_pa;
+			u64 shadow_pa;
+			u32 shadow_threshold;
+		} cq;
+		struct {
+			u32 idx;
+			u32 pd;
+			u64 len;
+			bool mr;
+			u8 rights;
+			u8 pbl_size;
+			u8 hpage_size;
+			bool remote;
+			u32 first_pble;
+			u8 hmc_fn;
+		} stag;
+		struct {
+			u32 cnt;
+			u32 mem;
+			u8 hmc_fn;
+			u32 cmd[IRDMA_HW_SDS_IN_WQE];
+			u64 data[IRDMA_HW_SDS_IN_WQE];
+		} sds;
+	};
+};
+
+/**
+ * struct irdma_hw_model_params - what the model is a model of
+ * @bar: BAR0 of the function: the registers the driver writes and reads
+ * @bar_len: its length
+ * @dma_dev: the device the driver maps its DMA memory on
+ * @stags: STag indexes, the size of the function's MR object
+ * @sds: SD entries of the function's HMC
+ */
+struct irdma_hw_model_params {
+	void *bar;
+	size_t bar_len;
+	struct device *dma_dev;
+	u32 stags;
+	u32 sds;
+};
+
+struct irdma_hw_model *irdma_hw_model_create(struct kunit *test,
+					     const struct irdma_hw_model_params *p);
+void irdma_hw_model_fail_next(struct irdma_hw_model *hw, u8 opcode, u16 maj,
+			      u16 min);
+u64 irdma_hw_model_wqes(struct irdma_hw_model *hw);
+bool irdma_hw_model_wqe(struct irdma_hw_model *hw, u64 seq,
+			struct irdma_hw_wqe *wqe);
+u32 irdma_hw_model_op_count(struct irdma_hw_model *hw, u8 opcode);
+bool irdma_hw_model_stag(struct irdma_hw_model *hw, u32 idx, u32 *pd);
+bool irdma_hw_model_sd(struct irdma_hw_model *hw, u32 idx,
+		       struct irdma_hw_sd *sd);
+u32 irdma_hw_model_ccq_arms(struct irdma_hw_model *hw);
+bool irdma_hw_model_cqp_up(struct irdma_hw_model *hw);
+const char *irdma_hw_model_fault(struct irdma_hw_model *hw);
+
+#endif /* IRDMA_HW_MODEL_H */

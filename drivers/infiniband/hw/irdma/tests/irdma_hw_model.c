@@ -658,7 +658,7 @@ static void irdma_hw_reg_written(struct irdma_hw_model *hw, u32 reg, u32 val)
 	}
 }
 
-/* irdma_kunit_db_hook: a doorbell of some function, maybe a model's */
+/* irdma_kunit_db(): a doorbell of some function, maybe a model's */
 static void irdma_hw_doorbell(u32 __iomem *reg, u32 val)
 {
 	unsigned long addr = (__force unsigned long)reg;
@@ -677,6 +677,10 @@ static void irdma_hw_doorbell(u32 __iomem *reg, u32 val)
 	spin_unlock_irqrestore(&irdma_hw_lock, flags);
 }
 
+static const struct irdma_kunit_hw irdma_hw_e810 = {
+	.doorbell = irdma_hw_doorbell,
+};
+
 static void irdma_hw_model_destroy(void *data)
 {
 	struct irdma_hw_model *hw = data;
@@ -687,7 +691,7 @@ static void irdma_hw_model_destroy(void *data)
 	list_del(&hw->node);
 	last = list_empty(&irdma_hw_models);
 	if (last)
-		RCU_INIT_POINTER(irdma_kunit_db_hook, NULL);
+		RCU_INIT_POINTER(irdma_kunit_hw, NULL);
 	spin_unlock_irqrestore(&irdma_hw_lock, flags);
 	/* No doorbell may still be on its way into the model */
 	if (last)
@@ -745,7 +749,7 @@ struct irdma_hw_model *irdma_hw_model_create(struct kunit *test,
 
 	spin_lock_irqsave(&irdma_hw_lock, flags);
 	list_add(&hw->node, &irdma_hw_models);
-	rcu_assign_pointer(irdma_kunit_db_hook, irdma_hw_doorbell);
+	rcu_assign_pointer(irdma_kunit_hw, &irdma_hw_e810);
 	spin_unlock_irqrestore(&irdma_hw_lock, flags);
 	ret = kunit_add_action_or_reset(test, irdma_hw_model_destroy, hw);
 	KUNIT_ASSERT_EQ(test, ret, 0);

@@ -24,6 +24,8 @@
 #define CQP_TEST_SD_DIRECT		BIT_ULL(1)
 #define CQP_TEST_SD_BP_COUNT		GENMASK_ULL(11, 2)
 #define CQP_TEST_SD_ADDR		GENMASK_ULL(63, 12)
+/* A CQE's valid bit */
+#define CQP_TEST_CQE_VALID		BIT_ULL(63)
 /* CQPERRCODES */
 #define CQP_TEST_ERR_MAJ		GENMASK(31, 16)
 #define CQP_TEST_ERR_MIN		GENMASK(15, 0)
@@ -160,6 +162,49 @@ static void cqp_alloc_dereg_mr(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, w.stag.idx, idx);
 	KUNIT_EXPECT_EQ(test, w.stag.pd, pd_id);
 	KUNIT_EXPECT_FALSE(test, irdma_hw_model_stag(mock->hw, idx, &pd));
+	KUNIT_EXPECT_EQ(test, mock->resets, 0);
+}
+
+/*
+ * The PBLE resource outgrows its first chunk: the driver programs the next
+ * SD through the CQP (a paged SD: the chunk is only 8 pages), then
+ * allocates the STag.
+ */
+static void cqp_pble_growth(struct kunit *test)
+{
+	struct irdma_mock *mock = cqp_mock(test);
+	u32 sd_idx = mock->pble_rsrc.fpm_base_addr /
+		     IRDMA_HMC_DIRECT_BP_SIZE + 1;
+	u64 seq = irdma_hw_model_wqes(mock->hw);
+	struct irdma_hmc_sd_entry *sd_entry;
+	struct irdma_hw_wqe w;
+	struct irdma_hw_sd sd;
+	struct ib_mr *mr;
+
+	mr = ib_alloc_mr(&mock->pd.ibpd, IB_MR_TYPE_MEM_REG, 1025);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, mr);
+	KUNIT_ASSERT_EQ(test, irdma_hw_model_wqes(mock->hw), seq + 2);
+
+	sd_entry = &mock->rf.sc_dev.hmc_info->sd_table.sd_entry[sd_idx];
+	KUNIT_ASSERT_TRUE(test, sd_entry->valid);
+	expect_wqe(test, mock, seq, IRDMA_HW_OP_UPDATE_PE_SDS, &w);
+	KUNIT_EXPECT_FALSE(test, w.error);
+	KUNIT_EXPECT_EQ(test, w.sds.cnt, 1);
+	KUNIT_EXPECT_EQ(test, w.sds.cmd[0] & CQP_TEST_SD_IDX, sd_idx);
+	KUNIT_EXPECT_TRUE(test, w.sds.cmd[0] & CQP_TEST_SD_WRITE);
+	KUNIT_EXPECT_TRUE(test, w.sds.data[0] & CQP_TEST_SD_VALID);
+	KUNIT_EXPECT_FALSE(test, w.sds.data[0] & CQP_TEST_SD_DIRECT);
+	KUNIT_EXPECT_EQ(test, w.sds.data[0] & CQP_TEST_SD_ADDR,
+			sd_entry->u.pd_table.pd_page_addr.pa);
+	KUNIT_ASSERT_TRUE(test, irdma_hw_model_sd(mock->hw, sd_idx, &sd));
+	KUNIT_EXPECT_EQ(test, sd.writes, 1);
+	KUNIT_EXPECT_EQ(test, sd.data, w.sds.data[0]);
+
+	expect_wqe(test, mock, seq + 1, IRDMA_HW_OP_ALLOC_STAG, &w);
+	KUNIT_EXPECT_FALSE(test, w.error);
+	KUNIT_EXPECT_EQ(test, w.stag.idx, mr->rkey >> 8);
+	KUNIT_EXPECT_EQ(test, w.stag.len, 1025 * PAGE_SIZE);
+	KUNIT_EXPECT_EQ(test, ib_dereg_mr(mr), 0);
 	KUNIT_EXPECT_EQ(test, mock->resets, 0);
 }
 
@@ -322,11 +367,48 @@ static void cqp_ring_wraps(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, mock->resets, 0);
 }
 
+/*
+ * Teardown as irdma_ctrl_deinit_hw() does it: the CCQ destroyed by a WQE
+ * the driver polls CQPTAIL for (the CCQ cannot complete its own end), then
+ * the CQP context withdrawn through CCQPLOW.
+ */
+static void cqp_teardown(struct kunit *test)
+{
+	struct irdma_mock *mock = cqp_mock(test);
+	struct irdma_ccq *ccq = &mock->rf.ccq;
+	struct irdma_cq_uk *uk = &ccq->sc_cq.cq_uk;
+	u32 head = IRDMA_RING_CURRENT_HEAD(uk->cq_ring);
+	u64 seq = irdma_hw_model_wqes(mock->hw);
+	struct irdma_hw_wqe w;
+	u64 cqe_hdr;
+
+	irdma_mock_stop_cqp(mock);
+	KUNIT_ASSERT_EQ(test, irdma_hw_model_wqes(mock->hw), seq + 1);
+	expect_wqe(test, mock, seq, IRDMA_HW_OP_DESTROY_CQ, &w);
+	KUNIT_EXPECT_FALSE(test, w.error);
+	KUNIT_EXPECT_EQ(test, w.cq.id, 0);
+	KUNIT_EXPECT_EQ(test, w.cq.size, IW_CCQ_SIZE);
+	KUNIT_EXPECT_EQ(test, w.cq.ctx, (u64)(uintptr_t)&ccq->sc_cq >> 1);
+	KUNIT_EXPECT_EQ(test, w.cq.shadow_pa, ccq->shadow_area.pa);
+	KUNIT_EXPECT_TRUE(test, w.cq.ceq_id_valid);
+	KUNIT_EXPECT_EQ(test, irdma_mock_reg(mock, IRDMA_CQPTAIL), seq + 1);
+
+	/* No CQE: the slot after the last one consumed is still stale */
+	get_64bit_val(uk->cq_base[head].buf, 24, &cqe_hdr);
+	KUNIT_EXPECT_NE(test, !!(cqe_hdr & CQP_TEST_CQE_VALID), uk->polarity);
+
+	KUNIT_EXPECT_FALSE(test, irdma_hw_model_cqp_up(mock->hw));
+	KUNIT_EXPECT_EQ(test, irdma_mock_reg(mock, IRDMA_CCQPSTATUS), 0);
+	KUNIT_EXPECT_EQ(test, mock->resets, 0);
+}
+
 static struct kunit_case irdma_cqp_cases[] = {
 	KUNIT_CASE(cqp_bring_up),
 	KUNIT_CASE(cqp_alloc_dereg_mr),
+	KUNIT_CASE(cqp_pble_growth),
 	KUNIT_CASE(cqp_alloc_mr_fails),
 	KUNIT_CASE(cqp_ring_wraps),
+	KUNIT_CASE(cqp_teardown),
 	{}
 };
 

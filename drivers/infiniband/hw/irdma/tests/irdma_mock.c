@@ -235,7 +235,7 @@ static void *irdma_mock_dma_alloc(struct irdma_mock *mock,
 	return mem->va;
 }
 
-static void irdma_mock_stop_cqp(void *data)
+static void irdma_mock_destroy_cqp(void *data)
 {
 	struct irdma_mock *mock = data;
 
@@ -279,11 +279,11 @@ static void irdma_mock_start_cqp(struct irdma_mock *mock)
 	ret = irdma_sc_cqp_create(&cqp->sc_cqp, &maj, &min);
 	KUNIT_ASSERT_EQ_MSG(test, ret, 0, "CQP create: major %#x minor %#x",
 			    maj, min);
-	ret = kunit_add_action_or_reset(test, irdma_mock_stop_cqp, mock);
+	ret = kunit_add_action_or_reset(test, irdma_mock_destroy_cqp, mock);
 	KUNIT_ASSERT_EQ(test, ret, 0);
 }
 
-static void irdma_mock_stop_ccq(void *data)
+static void irdma_mock_destroy_ccq(void *data)
 {
 	struct irdma_mock *mock = data;
 
@@ -326,9 +326,22 @@ static void irdma_mock_start_ccq(struct irdma_mock *mock)
 	KUNIT_ASSERT_EQ(test, ret, 0);
 	ret = irdma_sc_ccq_create(&ccq->sc_cq, 0, true, true);
 	KUNIT_ASSERT_EQ(test, ret, 0);
-	ret = kunit_add_action_or_reset(test, irdma_mock_stop_ccq, mock);
+	ret = kunit_add_action_or_reset(test, irdma_mock_destroy_ccq, mock);
 	KUNIT_ASSERT_EQ(test, ret, 0);
 	irdma_sc_ccq_arm(&ccq->sc_cq);
+}
+
+/**
+ * irdma_mock_stop_cqp - take a real CQP down before the test ends
+ * @mock: a mock device with &irdma_mock_params.real_cqp
+ *
+ * Destroys the control CQ, then the CQP, as irdma_ctrl_deinit_hw() does
+ * and as the end of the test would have.
+ */
+void irdma_mock_stop_cqp(struct irdma_mock *mock)
+{
+	kunit_release_action(mock->test, irdma_mock_destroy_ccq, mock);
+	kunit_release_action(mock->test, irdma_mock_destroy_cqp, mock);
 }
 
 /* What ice does when irdma asks it to reset the function */

@@ -178,6 +178,7 @@ struct irdma_mock_wqe {
 struct irdma_mock *irdma_mock_create(struct kunit *test,
 				     const struct irdma_mock_params *params);
 struct irdma_mock *irdma_mock_from_rf(struct irdma_pci_f *rf);
+void irdma_mock_stop_cqp(struct irdma_mock *mock);
 
 struct irdma_cq *irdma_mock_create_cq(struct irdma_mock *mock, u32 cqes);
 struct irdma_qp *irdma_mock_create_qp(struct irdma_mock *mock,

@@ -131,7 +131,6 @@
 
 struct irdma_hw_stag {
 	bool used;
-	bool mr;
 	u32 idx;
 	u32 pd;
 };
@@ -397,7 +396,6 @@ static void irdma_hw_alloc_stag(struct irdma_hw_model *hw,
 		return;
 	}
 	s->used = true;
-	s->mr = w->stag.mr;
 	s->idx = w->stag.idx;
 	s->pd = w->stag.pd;
 }
@@ -912,15 +910,4 @@ bool irdma_hw_model_cqp_up(struct irdma_hw_model *hw)
 	up = hw->cqp_up;
 	spin_unlock_irqrestore(&irdma_hw_lock, flags);
 	return up;
-}
-
-/**
- * irdma_hw_model_fault - what the model could not do
- * @hw: the model
- *
- * Return: the first thing, or NULL.
- */
-const char *irdma_hw_model_fault(struct irdma_hw_model *hw)
-{
-	return READ_ONCE(hw->fault);
 }

@@ -135,6 +135,5 @@ bool irdma_hw_model_sd(struct irdma_hw_model *hw, u32 idx,
 		       struct irdma_hw_sd *sd);
 u32 irdma_hw_model_ccq_arms(struct irdma_hw_model *hw);
 bool irdma_hw_model_cqp_up(struct irdma_hw_model *hw);
-const char *irdma_hw_model_fault(struct irdma_hw_model *hw);
 
 #endif /* IRDMA_HW_MODEL_H */

@@ -1,24 +1,64 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 /*
  * KUnit suite irdma_verbs_mr: memory registration on an irdma device
- * without hardware (the mock of irdma_mock.c).
+ * without hardware (the mock of irdma_mock.c, whose CQP is the driver's
+ * own, answered by the firmware model of irdma_hw_model.c).
  *
  * The cases here hold for the driver's lower layers alone: the mock
  * device itself, the PBLE allocator (level 1 and level 2 lists over the
- * HMC, and its growth by one SD), the CQP request pool and the mock's
- * software CQP, and the SQ WQE builders of uk.c and ctrl.c writing RDMA
- * WRITE, RDMA READ, LOCAL_INVALIDATE and FAST_REGISTER WQEs into a QP's
- * ring in memory, decoded with the hardware's field masks.  The cases
+ * HMC, and its growth by one SD, which the model sees programmed), the
+ * CQP request pool and the CQP's request path, and the SQ WQE builders
+ * of uk.c and ctrl.c writing RDMA WRITE, RDMA READ, LOCAL_INVALIDATE and
+ * FAST_REGISTER WQEs into a QP's ring in memory, decoded with the
+ * hardware's field masks.  The cases
  * that go through the verbs themselves are in verbs_fastreg_kunit.c.
  */
 #include <kunit/test.h>
 
+#include "irdma_hw_model.h"
 #include "irdma_mock.h"
 #include "../icrdma_hw.h"
 
 /* The mock's default PBLE layout: 2 pages, then 8 more on demand */
 #define HEAD_PBLES	(2 * PBLE_PER_PAGE)
 #define TAIL_PBLES	(8 * PBLE_PER_PAGE)
+
+/*
+ * An SD command of UPDATE_PE_SDS as the E810 reads it: the SD's index and
+ * the bit that makes it a write; the SD's data: valid, direct rather than
+ * paged, and the address of the PD page (or backing page).
+ */
+#define MR_TEST_SD_IDX		GENMASK(11, 0)
+#define MR_TEST_SD_WRITE	BIT(31)
+#define MR_TEST_SD_VALID	BIT_ULL(0)
+#define MR_TEST_SD_DIRECT	BIT_ULL(1)
+#define MR_TEST_SD_ADDR		GENMASK_ULL(63, 12)
+
+/* An error for the model to inject, which the driver maps to -EIO */
+#define MR_TEST_MAJ		0x0100
+#define MR_TEST_MIN		0x0002
+
+/* A mock whose CQP is the driver's, over the firmware model */
+static struct irdma_mock *mr_mock(struct kunit *test,
+				  const struct irdma_mock_params *params)
+{
+	struct irdma_mock_params p = params ? *params :
+				     (struct irdma_mock_params){};
+
+	p.real_cqp = true;
+	return irdma_mock_create(test, &p);
+}
+
+/* The last CQP WQE the model took; it must have been @opcode */
+static void last_wqe(struct kunit *test, struct irdma_mock *mock, u8 opcode,
+		     struct irdma_hw_wqe *w)
+{
+	u64 n = irdma_hw_model_wqes(mock->hw);
+
+	KUNIT_ASSERT_GT(test, n, 0);
+	KUNIT_ASSERT_TRUE(test, irdma_hw_model_wqe(mock->hw, n - 1, w));
+	KUNIT_EXPECT_EQ(test, w->opcode, opcode);
+}
 
 static u32 count_chunks(struct irdma_mock *mock)
 {
@@ -33,11 +73,12 @@ static u64 free_pbles(struct irdma_mock *mock)
 /* The mock builds as an E810 in iWARP mode, with the driver's own setup */
 static void irdma_mock_builds(struct kunit *test)
 {
-	struct irdma_mock *mock = irdma_mock_create(test, NULL);
+	struct irdma_mock *mock = mr_mock(test, NULL);
 	struct irdma_sc_dev *dev = &mock->rf.sc_dev;
 	struct irdma_uk_attrs *uk = &dev->hw_attrs.uk_attrs;
 	uintptr_t bar = (uintptr_t)mock->bar;
 	struct irdma_hmc_sd_entry *sd;
+	struct irdma_hw_sd hw_sd;
 
 	KUNIT_EXPECT_EQ(test, uk->hw_rev, IRDMA_GEN_2);
 	KUNIT_EXPECT_EQ(test, uk->max_hw_wq_frags, 13);
@@ -76,11 +117,22 @@ static void irdma_mock_builds(struct kunit *test)
 			HEAD_PBLES);
 	KUNIT_EXPECT_EQ(test, mock->pble_rsrc.unallocated_pble, TAIL_PBLES);
 	KUNIT_EXPECT_EQ(test, mock->pble_rsrc.stats_paged_sds, 1);
-	KUNIT_EXPECT_EQ(test, mock->sd_updates, 1);
 	sd = &dev->hmc_info->sd_table.sd_entry[1];
 	KUNIT_EXPECT_TRUE(test, sd->valid);
 	KUNIT_EXPECT_EQ(test, sd->entry_type, IRDMA_SD_TYPE_PAGED);
 	KUNIT_EXPECT_FALSE(test, dev->hmc_info->sd_table.sd_entry[2].valid);
+	/* ... as the hardware was told: SD 1 written, paged, SD 2 not */
+	KUNIT_EXPECT_EQ(test, irdma_hw_model_op_count(mock->hw,
+						      IRDMA_HW_OP_UPDATE_PE_SDS),
+			1);
+	KUNIT_ASSERT_TRUE(test, irdma_hw_model_sd(mock->hw, 1, &hw_sd));
+	KUNIT_EXPECT_EQ(test, hw_sd.writes, 1);
+	KUNIT_EXPECT_TRUE(test, hw_sd.data & MR_TEST_SD_VALID);
+	KUNIT_EXPECT_FALSE(test, hw_sd.data & MR_TEST_SD_DIRECT);
+	KUNIT_EXPECT_EQ(test, hw_sd.data & MR_TEST_SD_ADDR,
+			sd->u.pd_table.pd_page_addr.pa);
+	KUNIT_ASSERT_TRUE(test, irdma_hw_model_sd(mock->hw, 2, &hw_sd));
+	KUNIT_EXPECT_EQ(test, hw_sd.writes, 0);
 
 	KUNIT_EXPECT_EQ(test, irdma_mock_cqp_avail(mock), 16);
 }
@@ -92,7 +144,7 @@ static void irdma_mock_many(struct kunit *test)
 	int i;
 
 	for (i = 0; i < 3; i++) {
-		struct irdma_mock *mock = irdma_mock_create(test, &params);
+		struct irdma_mock *mock = mr_mock(test, &params);
 		struct irdma_pble_alloc palloc = {};
 
 		irdma_mock_create_qp(mock, NULL);
@@ -200,7 +252,7 @@ static void check_level2(struct kunit *test, struct irdma_mock *mock,
 static void irdma_pble_get(struct kunit *test)
 {
 	const struct pble_case *c = test->param_value;
-	struct irdma_mock *mock = irdma_mock_create(test, NULL);
+	struct irdma_mock *mock = mr_mock(test, NULL);
 	struct irdma_hmc_pble_rsrc *rsrc = &mock->pble_rsrc;
 	struct irdma_pble_alloc gap = {}, pin = {}, palloc = {};
 	u64 before, total, lvl1, lvl2;
@@ -252,15 +304,17 @@ static void irdma_pble_get(struct kunit *test)
 /*
  * Growing the PBLE resource maps the new chunk's pages into the next SD,
  * invalidates each PD in the function's cache, and has the CQP write the
- * SD: all of it without hardware, and visible in memory.
+ * SD: visible in memory, and in the SD table of the firmware model.
  */
 static void irdma_pble_grow_programs_sd(struct kunit *test)
 {
-	struct irdma_mock *mock = irdma_mock_create(test, NULL);
+	struct irdma_mock *mock = mr_mock(test, NULL);
 	struct irdma_hmc_info *hmc = mock->rf.sc_dev.hmc_info;
 	struct irdma_hmc_sd_entry *sd = &hmc->sd_table.sd_entry[2];
 	struct irdma_pble_alloc palloc = {};
 	struct irdma_chunk *chunk;
+	struct irdma_hw_sd hw_sd;
+	struct irdma_hw_wqe w;
 	u64 *pd_page;
 	u32 pdinv, i;
 
@@ -300,16 +354,25 @@ static void irdma_pble_grow_programs_sd(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, FIELD_GET(IRDMA_PFHMC_PDINV_PMPDIDX, pdinv),
 			chunk->pg_cnt - 1);
 
-	/* The SD, written through the CQP: a paged SD at the PD page */
-	KUNIT_EXPECT_EQ(test, mock->sd_updates, 2);
-	KUNIT_EXPECT_EQ(test, mock->last_sd.cmd & GENMASK_ULL(11, 0), 2);
-	KUNIT_EXPECT_TRUE(test, mock->last_sd.cmd & IRDMA_PFHMC_SDCMD_PMSDWR);
-	KUNIT_EXPECT_EQ(test, FIELD_GET(IRDMA_PFHMC_SDDATALOW_PMSDVALID,
-					mock->last_sd.data), 1);
-	KUNIT_EXPECT_EQ(test, FIELD_GET(IRDMA_PFHMC_SDDATALOW_PMSDTYPE,
-					mock->last_sd.data), 0);
-	KUNIT_EXPECT_EQ(test, mock->last_sd.data & PAGE_MASK,
+	/*
+	 * The SD, written through the CQP: the second UPDATE_PE_SDS, one
+	 * entry, a paged SD at the PD page, now in the hardware's table
+	 */
+	KUNIT_EXPECT_EQ(test, irdma_hw_model_op_count(mock->hw,
+						      IRDMA_HW_OP_UPDATE_PE_SDS),
+			2);
+	last_wqe(test, mock, IRDMA_HW_OP_UPDATE_PE_SDS, &w);
+	KUNIT_EXPECT_FALSE(test, w.error);
+	KUNIT_ASSERT_EQ(test, w.sds.cnt + w.sds.mem, 1);
+	KUNIT_EXPECT_EQ(test, w.sds.cmd[0] & MR_TEST_SD_IDX, 2);
+	KUNIT_EXPECT_TRUE(test, w.sds.cmd[0] & MR_TEST_SD_WRITE);
+	KUNIT_EXPECT_TRUE(test, w.sds.data[0] & MR_TEST_SD_VALID);
+	KUNIT_EXPECT_FALSE(test, w.sds.data[0] & MR_TEST_SD_DIRECT);
+	KUNIT_EXPECT_EQ(test, w.sds.data[0] & MR_TEST_SD_ADDR,
 			sd->u.pd_table.pd_page_addr.pa);
+	KUNIT_ASSERT_TRUE(test, irdma_hw_model_sd(mock->hw, 2, &hw_sd));
+	KUNIT_EXPECT_EQ(test, hw_sd.writes, 1);
+	KUNIT_EXPECT_EQ(test, hw_sd.data, w.sds.data[0]);
 
 	irdma_free_pble(&mock->pble_rsrc, &palloc);
 }
@@ -318,9 +381,10 @@ static void irdma_pble_grow_programs_sd(struct kunit *test)
 static void irdma_cqp_request_pool(struct kunit *test)
 {
 	struct irdma_mock_params params = { .cqp_requests = 4 };
-	struct irdma_mock *mock = irdma_mock_create(test, &params);
+	struct irdma_mock *mock = mr_mock(test, &params);
 	struct irdma_cqp *cqp = &mock->rf.cqp;
 	struct irdma_cqp_request *req[5];
+	unsigned long seen = 0;
 	int i;
 
 	for (i = 0; i < ARRAY_SIZE(req); i++) {
@@ -330,10 +394,17 @@ static void irdma_cqp_request_pool(struct kunit *test)
 		KUNIT_EXPECT_EQ(test, refcount_read(&req[i]->refcnt), 1);
 	}
 	KUNIT_EXPECT_EQ(test, irdma_mock_cqp_avail(mock), 0);
+	/*
+	 * Each request of the pool once; bring-up's SD command took one and
+	 * gave it back, so the free list's order is no longer the pool's
+	 */
 	for (i = 0; i < 4; i++) {
 		KUNIT_EXPECT_FALSE(test, req[i]->dynamic);
-		KUNIT_EXPECT_PTR_EQ(test, req[i], &mock->cqp_pool[i]);
+		KUNIT_ASSERT_TRUE(test, req[i] >= mock->cqp_pool &&
+				  req[i] < mock->cqp_pool + 4);
+		seen |= BIT(req[i] - mock->cqp_pool);
 	}
+	KUNIT_EXPECT_EQ(test, seen, 0xf);
 	/* An empty pool hands out an allocated request, freed on put */
 	KUNIT_EXPECT_TRUE(test, req[4]->dynamic);
 
@@ -343,16 +414,20 @@ static void irdma_cqp_request_pool(struct kunit *test)
 }
 
 /*
- * The mock's CQP completes what verbs.c will send it: an ALLOC_STAG for a
- * fast-register MR as the driver builds it, then the same failing.
+ * The CQP's request path completes what verbs.c will send it: an
+ * ALLOC_STAG for a fast-register MR as the driver builds it, which the
+ * hardware reads as such, then the same failing in its CQE.
  */
 static void irdma_cqp_exec_alloc_stag(struct kunit *test)
 {
-	struct irdma_mock *mock = irdma_mock_create(test, NULL);
+	struct irdma_mock *mock = mr_mock(test, NULL);
 	struct irdma_cqp *cqp = &mock->rf.cqp;
 	struct irdma_allocate_stag_info *info;
+	u64 seq = irdma_hw_model_wqes(mock->hw);
 	struct irdma_cqp_request *req;
+	struct irdma_hw_wqe w;
 	int round;
+	u32 pd;
 
 	for (round = 0; round < 2; round++) {
 		req = irdma_alloc_and_get_cqp_request(cqp, true);
@@ -367,27 +442,36 @@ static void irdma_cqp_exec_alloc_stag(struct kunit *test)
 		req->info.post_sq = 1;
 		req->info.in.u.alloc_stag.dev = &mock->rf.sc_dev;
 		req->info.in.u.alloc_stag.scratch = (uintptr_t)req;
-		if (round) {
-			mock->cqp_fail_op = IRDMA_OP_ALLOC_STAG;
-			mock->cqp_fail_errno = -EIO;
-		}
+		if (round)
+			irdma_hw_model_fail_next(mock->hw,
+						 IRDMA_HW_OP_ALLOC_STAG,
+						 MR_TEST_MAJ, MR_TEST_MIN);
 
-		KUNIT_EXPECT_EQ(test, irdma_mock_cqp_exec(&mock->rf, req),
+		KUNIT_EXPECT_EQ(test, irdma_handle_cqp_op(&mock->rf, req),
 				round ? -EIO : 0);
 		KUNIT_EXPECT_EQ(test, req->compl_info.error, !!round);
-		KUNIT_EXPECT_EQ(test, req->compl_info.op_code,
-				IRDMA_OP_ALLOC_STAG);
+		KUNIT_EXPECT_EQ(test, req->compl_info.maj_err_code,
+				round ? MR_TEST_MAJ : 0);
+		KUNIT_EXPECT_EQ(test, req->compl_info.min_err_code,
+				round ? MR_TEST_MIN : 0);
 		/* The caller's reference is still the only one */
 		KUNIT_EXPECT_EQ(test, refcount_read(&req->refcnt), 1);
 		irdma_put_cqp_request(cqp, req);
 	}
 
-	KUNIT_ASSERT_EQ(test, mock->cqp_cmds, 2);
-	info = &mock->cqp_log[0].in.u.alloc_stag.info;
-	KUNIT_EXPECT_EQ(test, mock->cqp_log[0].cqp_cmd, IRDMA_OP_ALLOC_STAG);
-	KUNIT_EXPECT_EQ(test, info->stag_idx, 42);
-	KUNIT_EXPECT_EQ(test, info->total_len, 32 * PAGE_SIZE);
+	KUNIT_ASSERT_EQ(test, irdma_hw_model_wqes(mock->hw), seq + 2);
+	KUNIT_ASSERT_TRUE(test, irdma_hw_model_wqe(mock->hw, seq, &w));
+	KUNIT_EXPECT_EQ(test, w.opcode, IRDMA_HW_OP_ALLOC_STAG);
+	KUNIT_EXPECT_FALSE(test, w.error);
+	KUNIT_EXPECT_EQ(test, w.stag.idx, 42);
+	KUNIT_EXPECT_EQ(test, w.stag.len, 32 * PAGE_SIZE);
+	KUNIT_EXPECT_TRUE(test, irdma_hw_model_stag(mock->hw, 42, &pd));
+	KUNIT_EXPECT_EQ(test, pd, mock->pd.sc_pd.pd_id);
+	last_wqe(test, mock, IRDMA_HW_OP_ALLOC_STAG, &w);
+	KUNIT_EXPECT_TRUE(test, w.error);
+	KUNIT_EXPECT_EQ(test, w.stag.idx, 42);
 	KUNIT_EXPECT_EQ(test, irdma_mock_cqp_avail(mock), 16);
+	KUNIT_EXPECT_EQ(test, mock->resets, 0);
 }
 
 /*
@@ -396,7 +480,7 @@ static void irdma_cqp_exec_alloc_stag(struct kunit *test)
  */
 static void irdma_qp_sq_in_memory(struct kunit *test)
 {
-	struct irdma_mock *mock = irdma_mock_create(test, NULL);
+	struct irdma_mock *mock = mr_mock(test, NULL);
 	struct irdma_qp *iwqp = irdma_mock_create_qp(mock, NULL);
 	struct irdma_qp_uk *uk = &iwqp->sc_qp.qp_uk;
 	struct ib_sge sge = { .addr = 0x1000, .length = 8, .lkey = 0x100 };
@@ -499,7 +583,7 @@ static void irdma_qp_rdma_rw_wqe(struct kunit *test)
 {
 	const struct rw_case *c = test->param_value;
 	struct irdma_mock_qp_attr attr = { .max_sq_sge = 13 };
-	struct irdma_mock *mock = irdma_mock_create(test, NULL);
+	struct irdma_mock *mock = mr_mock(test, NULL);
 	struct irdma_qp *iwqp = irdma_mock_create_qp(mock, &attr);
 	struct irdma_qp_uk *uk = &iwqp->sc_qp.qp_uk;
 	struct irdma_post_sq_info info = {};
@@ -571,7 +655,7 @@ static void irdma_qp_rdma_rw_wqe(struct kunit *test)
 /* LOCAL_INVALIDATE names its target STag in the first fragment's slot */
 static void irdma_qp_local_inv_wqe(struct kunit *test)
 {
-	struct irdma_mock *mock = irdma_mock_create(test, NULL);
+	struct irdma_mock *mock = mr_mock(test, NULL);
 	struct irdma_qp *iwqp = irdma_mock_create_qp(mock, NULL);
 	struct irdma_qp_uk *uk = &iwqp->sc_qp.qp_uk;
 	u32 head = IRDMA_RING_CURRENT_HEAD(uk->sq_ring);
@@ -602,7 +686,7 @@ static void irdma_qp_local_inv_wqe(struct kunit *test)
  */
 static void irdma_qp_fast_reg_wqe(struct kunit *test)
 {
-	struct irdma_mock *mock = irdma_mock_create(test, NULL);
+	struct irdma_mock *mock = mr_mock(test, NULL);
 	struct irdma_qp *iwqp = irdma_mock_create_qp(mock, NULL);
 	struct irdma_qp_uk *uk = &iwqp->sc_qp.qp_uk;
 	u32 head = IRDMA_RING_CURRENT_HEAD(uk->sq_ring), i;
@@ -663,7 +747,7 @@ static void irdma_qp_fast_reg_wqe(struct kunit *test)
  */
 static void irdma_qp_sq_wraps(struct kunit *test)
 {
-	struct irdma_mock *mock = irdma_mock_create(test, NULL);
+	struct irdma_mock *mock = mr_mock(test, NULL);
 	struct irdma_qp *iwqp = irdma_mock_create_qp(mock, NULL);
 	struct irdma_qp_uk *uk = &iwqp->sc_qp.qp_uk;
 	u32 size = IRDMA_RING_SIZE(uk->sq_ring), posted = 0, head, nops = 0;

@@ -5,7 +5,8 @@
  *
  * rdma_rw_ctx_init() and rdma_rw_ctx_post() run on a QP of the mock
  * device of irdma_mock.c, whose MR pool holds MRs from irdma's own
- * alloc_mr, and whose SQ is a ring in memory.  The cases decode what the
+ * alloc_mr, their STags allocated through the driver's CQP by the
+ * firmware model of irdma_hw_model.c, and whose SQ is a ring in memory.  The cases decode what the
  * hardware would execute: for an iWARP RDMA READ, one FAST_REGISTER of
  * an MR over the local pages and one RDMA_READ_WITH_INV into it per MR;
  * for an RDMA WRITE, WRITEs whose fragments are the DMA addresses of the
@@ -15,6 +16,7 @@
 #include <rdma/mr_pool.h>
 #include <rdma/rw.h>
 
+#include "irdma_hw_model.h"
 #include "irdma_mock.h"
 
 /* Pages per MR of the R/W API (RDMA_RW_MAX_PAGES_PER_MR; irdma has more) */
@@ -55,13 +57,14 @@ static void rw_free_pages(void *data)
  */
 static struct rw_env *rw_env_create(struct kunit *test, u32 npages)
 {
+	const struct irdma_mock_params params = { .real_cqp = true };
 	struct irdma_mock_qp_attr attr = { .sq_wrs = 512, .max_sq_sge = 13 };
 	struct rw_env *env = kunit_kzalloc(test, sizeof(*env), GFP_KERNEL);
 	struct scatterlist *sg;
 	u32 i;
 
 	KUNIT_ASSERT_NOT_NULL(test, env);
-	env->mock = irdma_mock_create(test, NULL);
+	env->mock = irdma_mock_create(test, &params);
 	env->iwqp = irdma_mock_create_qp(env->mock, &attr);
 	env->qp = &env->iwqp->ibqp;
 	KUNIT_ASSERT_EQ(test, ib_mr_pool_init(env->qp, &env->qp->rdma_mrs,
@@ -155,8 +158,9 @@ static u64 sg_addr(struct rw_env *env, u32 i)
 }
 
 /*
- * One MR of an iWARP READ, from SQ index @idx: a FAST_REGISTER with
- * remote write access of @pages pages from sg entry @page, whose PBLEs
+ * One MR of an iWARP READ, from SQ index @idx: a FAST_REGISTER, of a
+ * STag the hardware allocated to the QP's PD, with remote write access
+ * of @pages pages from sg entry @page, whose PBLEs
  * hold their DMA addresses, then an RDMA_READ_WITH_INV of the remote
  * buffer at @remote into the whole MR.  Returns the index after them.
  */
@@ -165,12 +169,15 @@ static u32 expect_mr_read(struct kunit *test, struct rw_env *env, u32 idx,
 			  bool last)
 {
 	struct irdma_mock_wqe wqe;
-	u32 p, bad = 0;
+	u32 p, pd, bad = 0;
 
 	idx = next_wqe(test, env, idx, &wqe);
 	KUNIT_EXPECT_EQ(test, wqe.opcode, IRDMAQP_OP_FAST_REGISTER);
 	KUNIT_EXPECT_EQ(test, wqe.fr_index, mr->rkey >> IRDMA_CQPSQ_STAG_IDX_S);
 	KUNIT_EXPECT_EQ(test, wqe.fr_key, mr->rkey & 0xff);
+	KUNIT_ASSERT_TRUE(test, irdma_hw_model_stag(env->mock->hw,
+						    wqe.fr_index, &pd));
+	KUNIT_EXPECT_EQ(test, pd, env->mock->pd.sc_pd.pd_id);
 	KUNIT_EXPECT_EQ(test, wqe.fr_rights, IRDMA_ACCESS_FLAGS_LOCALREAD |
 			IRDMA_ACCESS_FLAGS_LOCALWRITE |
 			IRDMA_ACCESS_FLAGS_REMOTEWRITE);

@@ -5,9 +5,10 @@
  *
  * The cases call ib_alloc_mr(), ib_map_mr_sg(), ib_post_send() and
  * ib_dereg_mr() on the mock device of irdma_mock.c, whose CQP is the
- * mock (through verbs.c's test seam) and whose SQ is a ring in memory.
- * They check what the hardware would be given: the CQP commands that
- * reserve and release a STag, the PBLEs behind an MR (level 1 and level
+ * driver's own, answered by the firmware model of irdma_hw_model.c, and
+ * whose SQ is a ring in memory.  They check what the hardware is given:
+ * the CQP WQEs that reserve and release a STag, as the model decoded and
+ * executed them, the PBLEs behind an MR (level 1 and level
  * 2, found through their HMC indexes), and the FAST_REGISTER,
  * LOCAL_INVALIDATE and RDMA READ/WRITE WQEs, decoded with the hardware's
  * field masks.  Every failing verb must leave STags, PBLEs, CQP requests
@@ -16,6 +17,7 @@
 #include <kunit/test.h>
 #include <linux/scatterlist.h>
 
+#include "irdma_hw_model.h"
 #include "irdma_mock.h"
 #include "../verbs_seam.h"
 
@@ -25,6 +27,12 @@
 
 /* Page addresses the cases map: apart, so that no two pages touch */
 #define FAKE_DMA_BASE	0x100000000ULL
+
+/* A CQP error the driver maps to -EIO, and the busy one it maps to -EBUSY */
+#define FR_TEST_MAJ		0x0100
+#define FR_TEST_MIN		0x0002
+#define FR_TEST_MAJ_BUSY	0xffff
+#define FR_TEST_MIN_BUSY	0x8002
 
 /* What a failing verb must give back, and a verb that succeeds take */
 struct fastreg_count {
@@ -111,12 +119,26 @@ static struct ib_mr *alloc_mr(struct kunit *test, struct irdma_mock *mock,
 	return mr;
 }
 
-static const struct cqp_cmds_info *cqp_cmd(struct kunit *test,
-					   struct irdma_mock *mock, u32 n)
+/* A mock whose CQP is the driver's, over the firmware model */
+static struct irdma_mock *fr_mock(struct kunit *test,
+				  const struct irdma_mock_params *params)
 {
-	KUNIT_ASSERT_LT(test, n, min_t(u32, mock->cqp_cmds,
-				       IRDMA_MOCK_CQP_LOG));
-	return &mock->cqp_log[n];
+	struct irdma_mock_params p = params ? *params :
+				     (struct irdma_mock_params){};
+
+	p.real_cqp = true;
+	return irdma_mock_create(test, &p);
+}
+
+/* The last CQP WQE the model took; it must have been @opcode */
+static void last_wqe(struct kunit *test, struct irdma_mock *mock, u8 opcode,
+		     struct irdma_hw_wqe *w)
+{
+	u64 n = irdma_hw_model_wqes(mock->hw);
+
+	KUNIT_ASSERT_GT(test, n, 0);
+	KUNIT_ASSERT_TRUE(test, irdma_hw_model_wqe(mock->hw, n - 1, w));
+	KUNIT_EXPECT_EQ(test, w->opcode, opcode);
 }
 
 /* Counts of irdma_alloc_mr() refuses, and nothing is taken */
@@ -147,15 +169,16 @@ KUNIT_ARRAY_PARAM(alloc_refused, alloc_refused_cases, alloc_refused_desc);
 static void fastreg_alloc_refused(struct kunit *test)
 {
 	const struct alloc_refused_case *c = test->param_value;
-	struct irdma_mock *mock = irdma_mock_create(test, NULL);
+	struct irdma_mock *mock = fr_mock(test, NULL);
 	struct ib_device *ibdev = &mock->iwdev->ibdev;
+	u64 seq = irdma_hw_model_wqes(mock->hw);
 	struct fastreg_count was;
 	struct ib_mr *mr;
 
 	fastreg_count(mock, &was);
 	mr = ibdev->ops.alloc_mr(mock_pd(mock), c->type, c->max_num_sg);
 	KUNIT_EXPECT_EQ(test, PTR_ERR_OR_ZERO(mr), -EINVAL);
-	KUNIT_EXPECT_EQ(test, mock->cqp_cmds, 0);
+	KUNIT_EXPECT_EQ(test, irdma_hw_model_wqes(mock->hw), seq);
 	expect_count(test, mock, &was);
 }
 
@@ -187,15 +210,17 @@ KUNIT_ARRAY_PARAM(alloc, alloc_cases, alloc_desc);
 
 /*
  * alloc_mr reserves a STag through ALLOC_STAG and a PBLE list of the
- * MR's size; dereg_mr releases both through DEALLOC_STAG.
+ * MR's size; dereg_mr releases both, the STag through DEALLOC_STAG.  The
+ * hardware's STag table holds the STag in between.
  */
 static void fastreg_alloc_dereg(struct kunit *test)
 {
 	const struct alloc_case *c = test->param_value;
-	struct irdma_mock *mock = irdma_mock_create(test, NULL);
-	const struct cqp_cmds_info *cmd;
+	struct irdma_mock *mock = fr_mock(test, NULL);
+	u32 pd_id = mock->pd.sc_pd.pd_id;
 	struct fastreg_count was, now;
-	u32 chunks, idx;
+	struct irdma_hw_wqe w;
+	u32 chunks, idx, pd;
 	struct ib_mr *mr;
 
 	chunks = list_count_nodes(&mock->pble_rsrc.pinfo.clist);
@@ -215,21 +240,24 @@ static void fastreg_alloc_dereg(struct kunit *test)
 	KUNIT_EXPECT_GE(test, now.used_pbles, was.used_pbles + c->max_num_sg);
 	KUNIT_EXPECT_EQ(test, now.mrs, was.mrs + 1);
 
-	cmd = cqp_cmd(test, mock, mock->cqp_cmds - 1);
-	KUNIT_EXPECT_EQ(test, cmd->cqp_cmd, IRDMA_OP_ALLOC_STAG);
-	KUNIT_EXPECT_EQ(test, cmd->in.u.alloc_stag.info.stag_idx, idx);
-	KUNIT_EXPECT_EQ(test, cmd->in.u.alloc_stag.info.pd_id,
-			mock->pd.sc_pd.pd_id);
-	KUNIT_EXPECT_EQ(test, cmd->in.u.alloc_stag.info.total_len,
-			(u64)c->max_num_sg * PAGE_SIZE);
-	KUNIT_EXPECT_TRUE(test, cmd->in.u.alloc_stag.info.remote_access);
+	last_wqe(test, mock, IRDMA_HW_OP_ALLOC_STAG, &w);
+	KUNIT_EXPECT_FALSE(test, w.error);
+	KUNIT_EXPECT_TRUE(test, w.stag.mr);
+	KUNIT_EXPECT_EQ(test, w.stag.idx, idx);
+	KUNIT_EXPECT_EQ(test, w.stag.pd, pd_id);
+	KUNIT_EXPECT_EQ(test, w.stag.len, (u64)c->max_num_sg * PAGE_SIZE);
+	KUNIT_EXPECT_TRUE(test, w.stag.remote);
+	KUNIT_ASSERT_TRUE(test, irdma_hw_model_stag(mock->hw, idx, &pd));
+	KUNIT_EXPECT_EQ(test, pd, pd_id);
 
+	/* The PBLEs go back to the pool: expect_count() below */
 	KUNIT_ASSERT_EQ(test, ib_dereg_mr(mr), 0);
-	cmd = cqp_cmd(test, mock, mock->cqp_cmds - 1);
-	KUNIT_EXPECT_EQ(test, cmd->cqp_cmd, IRDMA_OP_DEALLOC_STAG);
-	KUNIT_EXPECT_EQ(test, cmd->in.u.dealloc_stag.info.stag_idx, idx);
-	KUNIT_EXPECT_TRUE(test, cmd->in.u.dealloc_stag.info.mr);
-	KUNIT_EXPECT_TRUE(test, cmd->in.u.dealloc_stag.info.dealloc_pbl);
+	last_wqe(test, mock, IRDMA_HW_OP_DEALLOC_STAG, &w);
+	KUNIT_EXPECT_FALSE(test, w.error);
+	KUNIT_EXPECT_EQ(test, w.stag.idx, idx);
+	KUNIT_EXPECT_EQ(test, w.stag.pd, pd_id);
+	KUNIT_EXPECT_TRUE(test, w.stag.mr);
+	KUNIT_EXPECT_FALSE(test, irdma_hw_model_stag(mock->hw, idx, &pd));
 	expect_count(test, mock, &was);
 }
 
@@ -279,7 +307,7 @@ static void fastreg_map_pbles(struct kunit *test)
 	const struct irdma_mock_params params = {
 		.pble_tail_pages = c->tail_pages,
 	};
-	struct irdma_mock *mock = irdma_mock_create(test, &params);
+	struct irdma_mock *mock = fr_mock(test, &params);
 	struct scatterlist *sgl = fake_sgl(test, c->nents, c->page_size);
 	unsigned int offset = c->offset;
 	struct ib_mr *mr = alloc_mr(test, mock, c->max_num_sg);
@@ -302,7 +330,7 @@ static void fastreg_map_pbles(struct kunit *test)
 /* A list longer than the MR stops at its size, as ib_map_mr_sg() says */
 static void fastreg_map_too_long(struct kunit *test)
 {
-	struct irdma_mock *mock = irdma_mock_create(test, NULL);
+	struct irdma_mock *mock = fr_mock(test, NULL);
 	struct scatterlist *sgl = fake_sgl(test, 9, SZ_4K);
 	struct ib_mr *mr = alloc_mr(test, mock, 8);
 
@@ -340,7 +368,7 @@ KUNIT_ARRAY_PARAM(page_size_refused, page_size_refused_cases,
 static void fastreg_page_size_refused(struct kunit *test)
 {
 	const struct page_size_case *c = test->param_value;
-	struct irdma_mock *mock = irdma_mock_create(test, NULL);
+	struct irdma_mock *mock = fr_mock(test, NULL);
 	struct scatterlist *sgl = fake_sgl(test, 2, c->page_size);
 	struct ib_mr *mr = alloc_mr(test, mock, 2);
 
@@ -456,7 +484,7 @@ KUNIT_ARRAY_PARAM(reg, reg_cases, reg_desc);
 static void fastreg_post_reg_mr(struct kunit *test)
 {
 	const struct reg_case *c = test->param_value;
-	struct irdma_mock *mock = irdma_mock_create(test, NULL);
+	struct irdma_mock *mock = fr_mock(test, NULL);
 	struct irdma_qp *iwqp = irdma_mock_create_qp(mock, NULL);
 	struct scatterlist *sgl = fake_sgl(test, c->nents, c->page_size);
 	struct ib_mr *mr = alloc_mr(test, mock, c->max_num_sg);
@@ -511,7 +539,7 @@ static void fastreg_post_reg_mr(struct kunit *test)
 /* A page size changed after the map is refused at post, with bad_wr */
 static void fastreg_post_reg_mr_bad_page_size(struct kunit *test)
 {
-	struct irdma_mock *mock = irdma_mock_create(test, NULL);
+	struct irdma_mock *mock = fr_mock(test, NULL);
 	struct irdma_qp *iwqp = irdma_mock_create_qp(mock, NULL);
 	struct irdma_qp_uk *uk = &iwqp->sc_qp.qp_uk;
 	struct scatterlist *sgl = fake_sgl(test, 4, SZ_4K);
@@ -538,7 +566,7 @@ static void fastreg_post_reg_mr_bad_page_size(struct kunit *test)
 static void fastreg_post_local_inv(struct kunit *test)
 {
 	static const int flags[] = { 0, IB_SEND_SIGNALED, IB_SEND_FENCE };
-	struct irdma_mock *mock = irdma_mock_create(test, NULL);
+	struct irdma_mock *mock = fr_mock(test, NULL);
 	struct irdma_qp *iwqp = irdma_mock_create_qp(mock, NULL);
 	struct irdma_mock_wqe wqe;
 	struct ib_send_wr wr = {
@@ -568,7 +596,7 @@ static void fastreg_post_local_inv(struct kunit *test)
  */
 static void fastreg_post_chain(struct kunit *test)
 {
-	struct irdma_mock *mock = irdma_mock_create(test, NULL);
+	struct irdma_mock *mock = fr_mock(test, NULL);
 	struct irdma_qp *iwqp = irdma_mock_create_qp(mock, NULL);
 	struct irdma_qp_uk *uk = &iwqp->sc_qp.qp_uk;
 	struct scatterlist *sgl = fake_sgl(test, 3, SZ_4K);
@@ -636,7 +664,7 @@ static void fastreg_post_chain(struct kunit *test)
  */
 static void fastreg_post_read_too_many_sges(struct kunit *test)
 {
-	struct irdma_mock *mock = irdma_mock_create(test, NULL);
+	struct irdma_mock *mock = fr_mock(test, NULL);
 	struct irdma_mock_qp_attr attr = { .max_sq_sge = 13 };
 	struct irdma_qp *iwqp = irdma_mock_create_qp(mock, &attr);
 	struct irdma_qp_uk *uk = &iwqp->sc_qp.qp_uk;
@@ -674,37 +702,47 @@ static void fastreg_post_read_too_many_sges(struct kunit *test)
 		KUNIT_EXPECT_EQ(test, wqe.frag[i].lkey, sge[i].lkey);
 }
 
-/* A failing CQP command fails alloc_mr with its errno, nothing kept */
+/*
+ * An ALLOC_STAG the hardware completes with an error fails alloc_mr with
+ * -EIO, nothing kept, on either side
+ */
 static void fastreg_alloc_cqp_fails(struct kunit *test)
 {
-	struct irdma_mock *mock = irdma_mock_create(test, NULL);
+	struct irdma_mock *mock = fr_mock(test, NULL);
+	u64 seq = irdma_hw_model_wqes(mock->hw);
 	struct fastreg_count was;
+	struct irdma_hw_wqe w;
 	struct ib_mr *mr;
+	u32 pd;
 
 	fastreg_count(mock, &was);
-	mock->cqp_fail_op = IRDMA_OP_ALLOC_STAG;
-	mock->cqp_fail_errno = -EIO;
+	irdma_hw_model_fail_next(mock->hw, IRDMA_HW_OP_ALLOC_STAG,
+				 FR_TEST_MAJ, FR_TEST_MIN);
 	mr = ib_alloc_mr(mock_pd(mock), IB_MR_TYPE_MEM_REG, 32);
 	KUNIT_EXPECT_EQ(test, PTR_ERR_OR_ZERO(mr), -EIO);
-	KUNIT_EXPECT_EQ(test, mock->cqp_cmds, 1);
+	KUNIT_EXPECT_EQ(test, irdma_hw_model_wqes(mock->hw), seq + 1);
+	last_wqe(test, mock, IRDMA_HW_OP_ALLOC_STAG, &w);
+	KUNIT_EXPECT_TRUE(test, w.error);
+	KUNIT_EXPECT_FALSE(test, irdma_hw_model_stag(mock->hw, w.stag.idx,
+						     &pd));
 	expect_count(test, mock, &was);
+	KUNIT_EXPECT_EQ(test, mock->resets, 0);
 }
 
 /* More pages than the PBLE pool holds: -ENOMEM, no STag kept */
 static void fastreg_alloc_pbles_exhausted(struct kunit *test)
 {
-	struct irdma_mock *mock = irdma_mock_create(test, NULL);
+	struct irdma_mock *mock = fr_mock(test, NULL);
 	struct fastreg_count was;
 	struct ib_mr *mr;
-	u32 i;
 
 	fastreg_count(mock, &was);
 	mr = ib_alloc_mr(mock_pd(mock), IB_MR_TYPE_MEM_REG,
 			 HEAD_PBLES + TAIL_PBLES + 1);
 	KUNIT_EXPECT_EQ(test, PTR_ERR_OR_ZERO(mr), -ENOMEM);
-	for (i = 0; i < min_t(u32, mock->cqp_cmds, IRDMA_MOCK_CQP_LOG); i++)
-		KUNIT_EXPECT_NE(test, mock->cqp_log[i].cqp_cmd,
-				IRDMA_OP_ALLOC_STAG);
+	KUNIT_EXPECT_EQ(test, irdma_hw_model_op_count(mock->hw,
+						      IRDMA_HW_OP_ALLOC_STAG),
+			0);
 	expect_count(test, mock, &was);
 }
 
@@ -712,7 +750,7 @@ static void fastreg_alloc_pbles_exhausted(struct kunit *test)
 static void fastreg_alloc_stags_exhausted(struct kunit *test)
 {
 	const struct irdma_mock_params params = { .max_mr = 16 };
-	struct irdma_mock *mock = irdma_mock_create(test, &params);
+	struct irdma_mock *mock = fr_mock(test, &params);
 	u32 free = mock->rf.max_mr - bitmap_weight(mock->rf.allocated_mrs,
 						   mock->rf.max_mr);
 	struct fastreg_count was;
@@ -733,29 +771,34 @@ static void fastreg_alloc_stags_exhausted(struct kunit *test)
 }
 
 /*
- * A failing DEALLOC_STAG fails dereg_mr and keeps the MR whole, so that
+ * A DEALLOC_STAG the hardware refuses as busy fails dereg_mr with -EBUSY
+ * and keeps the MR whole, the STag still valid in the hardware, so that
  * it can be deregistered again.
  */
 static void fastreg_dereg_cqp_fails(struct kunit *test)
 {
-	struct irdma_mock *mock = irdma_mock_create(test, NULL);
+	struct irdma_mock *mock = fr_mock(test, NULL);
 	struct fastreg_count was, held, now;
 	struct ib_mr *mr;
+	u32 idx, pd;
 
 	fastreg_count(mock, &was);
 	mr = alloc_mr(test, mock, 600);
+	idx = mr->rkey >> IRDMA_CQPSQ_STAG_IDX_S;
 	fastreg_count(mock, &held);
-	mock->cqp_fail_op = IRDMA_OP_DEALLOC_STAG;
-	mock->cqp_fail_errno = -ETIMEDOUT;
-	KUNIT_EXPECT_EQ(test, ib_dereg_mr(mr), -ETIMEDOUT);
+	irdma_hw_model_fail_next(mock->hw, IRDMA_HW_OP_DEALLOC_STAG,
+				 FR_TEST_MAJ_BUSY, FR_TEST_MIN_BUSY);
+	KUNIT_EXPECT_EQ(test, ib_dereg_mr(mr), -EBUSY);
 	fastreg_count(mock, &now);
 	KUNIT_EXPECT_EQ(test, now.stags, held.stags);
 	KUNIT_EXPECT_EQ(test, now.used_pbles, held.used_pbles);
 	KUNIT_EXPECT_EQ(test, now.cqp_avail, held.cqp_avail);
+	KUNIT_EXPECT_TRUE(test, irdma_hw_model_stag(mock->hw, idx, &pd));
 
-	mock->cqp_fail_op = -1;
 	KUNIT_EXPECT_EQ(test, ib_dereg_mr(mr), 0);
+	KUNIT_EXPECT_FALSE(test, irdma_hw_model_stag(mock->hw, idx, &pd));
 	expect_count(test, mock, &was);
+	KUNIT_EXPECT_EQ(test, mock->resets, 0);
 }
 
 static struct kunit_case irdma_verbs_fastreg_cases[] = {

@@ -17,19 +17,10 @@
 #include "verbs_seam.h"
 
 /*
- * Test seam.  Every control-path command this file issues, and every
- * doorbell it rings, goes through one of the three functions below, so a
- * KUnit suite can complete CQP requests in software and watch the rings
- * without a device (drivers/infiniband/hw/irdma/tests/).
+ * Test seam.  Every doorbell this file rings goes through one of the two
+ * functions below, so a KUnit suite can watch the rings without a device
+ * (drivers/infiniband/hw/irdma/tests/).
  */
-VISIBLE_IF_KUNIT int
-irdma_verbs_cqp_exec(struct irdma_pci_f *rf, struct irdma_cqp_request *req)
-{
-	KUNIT_STATIC_STUB_REDIRECT(irdma_verbs_cqp_exec, rf, req);
-	return irdma_handle_cqp_op(rf, req);
-}
-EXPORT_SYMBOL_IF_KUNIT(irdma_verbs_cqp_exec);
-
 VISIBLE_IF_KUNIT void irdma_verbs_ring_sq(struct irdma_qp *iwqp)
 {
 	KUNIT_STATIC_STUB_REDIRECT(irdma_verbs_ring_sq, iwqp);
@@ -490,7 +481,7 @@ static void irdma_qp_alloc_push_page(struct irdma_pci_f *rf,
 	memset(pp, 0, sizeof(*pp));
 	pp->qs_handle = sc_qp->vsi->qos[sc_qp->user_pri].qs_handle;
 
-	if (!irdma_verbs_cqp_exec(rf, req)) {
+	if (!irdma_handle_cqp_op(rf, req)) {
 		page = req->compl_info.op_ret_val;
 		if (page < rf->sc_dev.hw_attrs.max_hw_device_pages) {
 			sc_qp->push_idx = page;
@@ -775,7 +766,7 @@ static int irdma_qp_hw_create(struct irdma_pci_f *rf, struct irdma_qp *iwqp)
 	create->cq_num_valid = true;
 	create->next_iwarp_state = IRDMA_QP_STATE_IDLE;
 
-	err = irdma_verbs_cqp_exec(rf, req);
+	err = irdma_handle_cqp_op(rf, req);
 	irdma_put_cqp_request(&rf->cqp, req);
 
 	return err;
@@ -2112,7 +2103,7 @@ static int irdma_cq_cqp_modify(struct irdma_pci_f *rf, struct irdma_sc_cq *cq,
 	cmd->in.u.cq_modify.info = *info;
 	cmd->in.u.cq_modify.scratch = (uintptr_t)req;
 
-	ret = irdma_verbs_cqp_exec(rf, req);
+	ret = irdma_handle_cqp_op(rf, req);
 	irdma_put_cqp_request(&rf->cqp, req);
 
 	return ret;
@@ -2353,7 +2344,7 @@ static int irdma_cq_cqp_create(struct irdma_pci_f *rf, struct irdma_sc_cq *cq)
 	cmd->in.u.cq_create.check_overflow = true;
 	cmd->in.u.cq_create.scratch = (uintptr_t)req;
 
-	ret = irdma_verbs_cqp_exec(rf, req);
+	ret = irdma_handle_cqp_op(rf, req);
 	irdma_put_cqp_request(&rf->cqp, req);
 
 	return ret;
@@ -2885,7 +2876,7 @@ static struct irdma_cqp_request *irdma_mr_cqp_get(struct irdma_device *iwdev,
 static int irdma_mr_cqp_run(struct irdma_device *iwdev,
 			    struct irdma_cqp_request *req)
 {
-	int ret = irdma_verbs_cqp_exec(iwdev->rf, req);
+	int ret = irdma_handle_cqp_op(iwdev->rf, req);
 
 	irdma_put_cqp_request(&iwdev->rf->cqp, req);
 	return ret;
@@ -4110,7 +4101,7 @@ static int irdma_mcast_hw_op(struct irdma_pci_f *rf,
 	cmd->in.u.mc_create.cqp = &rf->cqp.sc_cqp;
 	cmd->in.u.mc_create.scratch = (uintptr_t)req;
 
-	ret = irdma_verbs_cqp_exec(rf, req);
+	ret = irdma_handle_cqp_op(rf, req);
 	irdma_put_cqp_request(&rf->cqp, req);
 	return ret;
 }

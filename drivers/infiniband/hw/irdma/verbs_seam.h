@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /*
  * The test seam of irdma's verbs.c: the only places through which it
- * issues control-path commands and rings doorbells.  With CONFIG_KUNIT they
- * are visible and carry KUNIT_STATIC_STUB_REDIRECT, so the KUnit suites in
- * tests/ can run the verbs on a device that exists only in memory, whose
- * ops irdma_set_device_ops() sets as registration would.
+ * rings doorbells.  With CONFIG_KUNIT they are visible and carry
+ * KUNIT_STATIC_STUB_REDIRECT, so the KUnit suites in tests/ can watch them
+ * on a device that exists only in memory, whose ops irdma_set_device_ops()
+ * sets as registration would.
  */
 #ifndef IRDMA_VERBS_SEAM_H
 #define IRDMA_VERBS_SEAM_H
@@ -15,7 +15,6 @@
 #include "main.h"
 
 #if IS_ENABLED(CONFIG_KUNIT)
-int irdma_verbs_cqp_exec(struct irdma_pci_f *rf, struct irdma_cqp_request *req);
 void irdma_verbs_ring_sq(struct irdma_qp *iwqp);
 void irdma_verbs_arm_cq(struct irdma_cq *iwcq, enum irdma_cmpl_notify type);
 void irdma_set_device_ops(struct ib_device *ibdev, bool roce);

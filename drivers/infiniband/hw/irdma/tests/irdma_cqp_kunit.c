@@ -37,13 +37,6 @@
 /* More commands than the CQP SQ (2048) and the CCQ (2049) hold */
 #define CQP_TEST_WRAP_CMDS		2100
 
-static struct irdma_mock *cqp_mock(struct kunit *test)
-{
-	const struct irdma_mock_params p = { .real_cqp = true };
-
-	return irdma_mock_create(test, &p);
-}
-
 static void expect_wqe(struct kunit *test, struct irdma_mock *mock, u64 seq,
 		       u8 opcode, struct irdma_hw_wqe *w)
 {
@@ -58,7 +51,7 @@ static void expect_wqe(struct kunit *test, struct irdma_mock *mock, u64 seq,
  */
 static void cqp_bring_up(struct kunit *test)
 {
-	struct irdma_mock *mock = cqp_mock(test);
+	struct irdma_mock *mock = irdma_mock_create(test, NULL);
 	struct irdma_sc_cqp *cqp = &mock->rf.cqp.sc_cqp;
 	struct irdma_ccq *ccq = &mock->rf.ccq;
 	u32 sd_idx = mock->pble_rsrc.fpm_base_addr / IRDMA_HMC_DIRECT_BP_SIZE;
@@ -126,7 +119,7 @@ static void cqp_bring_up(struct kunit *test)
  */
 static void cqp_alloc_dereg_mr(struct kunit *test)
 {
-	struct irdma_mock *mock = cqp_mock(test);
+	struct irdma_mock *mock = irdma_mock_create(test, NULL);
 	u64 seq = irdma_hw_model_wqes(mock->hw);
 	u32 pd_id = mock->pd.sc_pd.pd_id;
 	struct irdma_hw_wqe w;
@@ -172,7 +165,7 @@ static void cqp_alloc_dereg_mr(struct kunit *test)
  */
 static void cqp_pble_growth(struct kunit *test)
 {
-	struct irdma_mock *mock = cqp_mock(test);
+	struct irdma_mock *mock = irdma_mock_create(test, NULL);
 	u32 sd_idx = mock->pble_rsrc.fpm_base_addr /
 		     IRDMA_HMC_DIRECT_BP_SIZE + 1;
 	u64 seq = irdma_hw_model_wqes(mock->hw);
@@ -224,7 +217,7 @@ static u64 used_pbles(struct irdma_mock *mock)
  */
 static void cqp_alloc_mr_fails(struct kunit *test)
 {
-	struct irdma_mock *mock = cqp_mock(test);
+	struct irdma_mock *mock = irdma_mock_create(test, NULL);
 	u32 stags = bitmap_weight(mock->rf.allocated_mrs, mock->rf.max_mr);
 	u32 avail = irdma_mock_cqp_avail(mock);
 	u64 seq = irdma_hw_model_wqes(mock->hw);
@@ -316,7 +309,7 @@ static int cqp_stag_cmd(struct irdma_mock *mock, bool alloc, u32 idx)
  */
 static void cqp_ring_wraps(struct kunit *test)
 {
-	struct irdma_mock *mock = cqp_mock(test);
+	struct irdma_mock *mock = irdma_mock_create(test, NULL);
 	struct irdma_sc_cqp *cqp = &mock->rf.cqp.sc_cqp;
 	struct irdma_cq_uk *ccq = &mock->rf.ccq.sc_cq.cq_uk;
 	u32 idx = mock->rf.max_mr - 1;
@@ -374,7 +367,7 @@ static void cqp_ring_wraps(struct kunit *test)
  */
 static void cqp_teardown(struct kunit *test)
 {
-	struct irdma_mock *mock = cqp_mock(test);
+	struct irdma_mock *mock = irdma_mock_create(test, NULL);
 	struct irdma_ccq *ccq = &mock->rf.ccq;
 	struct irdma_cq_uk *uk = &ccq->sc_cq.cq_uk;
 	u32 head = IRDMA_RING_CURRENT_HEAD(uk->cq_ring);

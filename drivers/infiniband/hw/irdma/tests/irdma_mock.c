@@ -4,7 +4,8 @@
  *
  * The mock is an E810 (GEN2) PCI function in iWARP mode with nothing
  * behind it: BAR0 is a buffer, the HMC backing pages are ordinary
- * memory, and the control QP (CQP) is the mock itself.  As much of it as
+ * memory, and the firmware is a model (irdma_hw_model.c) that answers
+ * the control QP (CQP) at the BAR's doorbells.  As much of it as
  * possible is set up by the driver's own code, so that the suites test
  * the driver rather than a copy of it:
  *
@@ -13,25 +14,21 @@
  *    BAR look like a function whose firmware is up;
  *  - irdma_initialize_hw_rsrc() sizes the QP, CQ, MR and PD bitmaps and
  *    the stag mask from the HMC object counts the mock chooses;
+ *  - the CQP and control CQ (CCQ) come up as irdma_create_cqp() and
+ *    irdma_create_ccq() bring them up, through irdma_sc_cqp_create() and
+ *    irdma_sc_ccq_create(), and every CQP command, verbs.c's too, goes
+ *    through them to the model;
  *  - irdma_hmc_init_pble() sets up the PBLE resource over an SD table in
  *    memory, and the PBLE allocator grows it by itself later; the SD
- *    programming it sends to the CQP is completed here;
+ *    programming it sends to the CQP is the model's to execute;
  *  - QPs go through irdma_sc_qp_init() and irdma_uk_qp_init(), CQs
  *    through irdma_uk_cq_init(), with rings, shadow areas and doorbells
  *    in coherent DMA memory and the BAR.
  *
- * verbs.c's test seam (verbs_seam.h) leads to irdma_mock_cqp_exec(),
- * irdma_mock_ring_sq() and irdma_mock_arm_cq(), which complete CQP
- * commands, ring SQ doorbells and arm CQs the way the seam's callers
- * expect, recording what they were asked to do; the device has verbs.c's
- * ops, so the suites call the verbs as the RDMA core would.
- *
- * Asked for a real CQP instead (&irdma_mock_params.real_cqp), the mock
- * brings up the driver's own CQP and control CQ as irdma_create_cqp() and
- * irdma_create_ccq() do, through irdma_sc_cqp_create() and
- * irdma_sc_ccq_create(), over a firmware model that answers their
- * doorbells (irdma_hw_model.c); the SD programming of the PBLE resource
- * and verbs.c's CQP commands then go through them too.
+ * verbs.c's test seam (verbs_seam.h) leads to irdma_mock_ring_sq() and
+ * irdma_mock_arm_cq(), which ring SQ doorbells and arm CQs as the driver
+ * does, counting them; the device has verbs.c's ops, so the suites call
+ * the verbs as the RDMA core would.
  *
  * Everything is released by KUnit actions when the test ends.
  */
@@ -91,19 +88,6 @@ void irdma_mock_set_reg(struct irdma_mock *mock, enum irdma_registers reg,
 			u32 val)
 {
 	writel(val, irdma_mock_reg_addr(mock, reg));
-}
-
-/* The SD programming of the HMC, which a real CQP hands to firmware */
-static int irdma_mock_process_sds(struct irdma_sc_dev *dev,
-				  struct irdma_update_sds_info *info)
-{
-	struct irdma_mock *mock = irdma_mock_from_rf(dev_to_rf(dev));
-
-	if (!info->cnt || info->cnt > IRDMA_MAX_SD_ENTRIES)
-		return -EINVAL;
-	mock->sd_updates += info->cnt;
-	mock->last_sd = info->entry[info->cnt - 1];
-	return 0;
 }
 
 static void irdma_mock_free_bar(void *bar)
@@ -332,8 +316,8 @@ static void irdma_mock_start_ccq(struct irdma_mock *mock)
 }
 
 /**
- * irdma_mock_stop_cqp - take a real CQP down before the test ends
- * @mock: a mock device with &irdma_mock_params.real_cqp
+ * irdma_mock_stop_cqp - take the CQP down before the test ends
+ * @mock: the mock device
  *
  * Destroys the control CQ, then the CQP, as irdma_ctrl_deinit_hw() does
  * and as the end of the test would have.
@@ -350,8 +334,7 @@ static void irdma_mock_request_reset(struct irdma_pci_f *rf)
 	irdma_mock_from_rf(rf)->resets++;
 }
 
-static void irdma_mock_setup_cqp(struct irdma_mock *mock, u32 nreqs,
-				 bool real)
+static void irdma_mock_setup_cqp(struct irdma_mock *mock, u32 nreqs)
 {
 	struct irdma_cqp *cqp = &mock->rf.cqp;
 	struct kunit *test = mock->test;
@@ -359,10 +342,7 @@ static void irdma_mock_setup_cqp(struct irdma_mock *mock, u32 nreqs,
 
 	cqp->sc_cqp.dev = &mock->rf.sc_dev;
 	mock->rf.sc_dev.cqp = &cqp->sc_cqp;
-	if (real)
-		irdma_mock_start_cqp(mock);
-	else
-		cqp->sc_cqp.process_cqp_sds = irdma_mock_process_sds;
+	irdma_mock_start_cqp(mock);
 
 	spin_lock_init(&cqp->req_lock);
 	spin_lock_init(&cqp->compl_lock);
@@ -449,9 +429,6 @@ static void irdma_mock_setup_verbs(struct irdma_mock *mock)
 	struct net_device *netdev;
 	int ret;
 
-	if (!mock->hw)
-		kunit_activate_static_stub(test, irdma_verbs_cqp_exec,
-					   irdma_mock_cqp_exec);
 	kunit_activate_static_stub(test, irdma_verbs_ring_sq,
 				   irdma_mock_ring_sq);
 	kunit_activate_static_stub(test, irdma_verbs_arm_cq, irdma_mock_arm_cq);
@@ -486,11 +463,11 @@ static void irdma_mock_setup_verbs(struct irdma_mock *mock)
  *
  * Builds the PCI function, its control device (GEN2 attributes, register
  * map), the resource bitmaps, the PBLE resource with its first chunk, the
- * CQP request pool, an unregistered &struct irdma_device with verbs.c's
- * ops and a PD.  For the rest of the test, verbs.c's SQ doorbells and CQ
- * arms come to irdma_mock_ring_sq() and irdma_mock_arm_cq(), and its CQP
- * commands to irdma_mock_cqp_exec() or, with @params->real_cqp, to the
- * driver's CQP and the firmware model.  A failure fails the test.
+ * CQP and its request pool, the control CQ, an unregistered &struct
+ * irdma_device with verbs.c's ops and a PD, over a firmware model that
+ * answers the CQP.  For the rest of the test, verbs.c's SQ doorbells and
+ * CQ arms come to irdma_mock_ring_sq() and irdma_mock_arm_cq(), and its
+ * CQP commands go to the driver's CQP.  A failure fails the test.
  *
  * Return: the mock; KUnit frees it and everything in it after the test.
  */
@@ -500,6 +477,7 @@ struct irdma_mock *irdma_mock_create(struct kunit *test,
 	struct irdma_mock_params p = params ? *params : (struct irdma_mock_params){};
 	static atomic_t irdma_mock_seq = ATOMIC_INIT(0);
 	struct irdma_device_init_info init = {};
+	struct irdma_hw_model_params hp = {};
 	struct irdma_mock *mock;
 	struct irdma_pci_f *rf;
 	char name[24];
@@ -516,7 +494,6 @@ struct irdma_mock *irdma_mock_create(struct kunit *test,
 	mock = kunit_kzalloc(test, sizeof(*mock), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, mock);
 	mock->test = test;
-	mock->cqp_fail_op = -1;
 	rf = &mock->rf;
 
 	/* Its name is also a driver's: one per mock, even in one test */
@@ -534,19 +511,14 @@ struct irdma_mock *irdma_mock_create(struct kunit *test,
 	ret = kunit_add_action_or_reset(test, irdma_mock_free_bar, mock->bar);
 	KUNIT_ASSERT_EQ(test, ret, 0);
 	irdma_mock_setup_bar(mock);
-	if (p.real_cqp) {
-		struct irdma_hw_model_params hp = {
-			.bar = mock->bar,
-			.bar_len = mock->bar_len,
-			.dma_dev = mock->dev,
-			.stags = p.max_mr,
-			.sds = IRDMA_MOCK_SD_CNT,
-		};
-
-		/* First: it must outlive the driver's CQP teardown */
-		mock->hw = irdma_hw_model_create(test, &hp);
-		rf->gen_ops.request_reset = irdma_mock_request_reset;
-	}
+	/* First: it must outlive the driver's CQP teardown */
+	hp.bar = mock->bar;
+	hp.bar_len = mock->bar_len;
+	hp.dma_dev = mock->dev;
+	hp.stags = p.max_mr;
+	hp.sds = IRDMA_MOCK_SD_CNT;
+	mock->hw = irdma_hw_model_create(test, &hp);
+	rf->gen_ops.request_reset = irdma_mock_request_reset;
 
 	rf->rdma_ver = IRDMA_GEN_2;
 	rf->protocol_used = IRDMA_IWARP_PROTOCOL_ONLY;
@@ -559,10 +531,9 @@ struct irdma_mock *irdma_mock_create(struct kunit *test,
 	ret = irdma_sc_dev_init(IRDMA_GEN_2, &rf->sc_dev, &init);
 	KUNIT_ASSERT_EQ(test, ret, 0);
 	rf->sc_dev.hmc_info = &rf->hw.hmc;
-	irdma_mock_setup_cqp(mock, p.cqp_requests, p.real_cqp);
+	irdma_mock_setup_cqp(mock, p.cqp_requests);
 	irdma_mock_setup_hmc(mock, &p);
-	if (p.real_cqp)
-		irdma_mock_start_ccq(mock);
+	irdma_mock_start_ccq(mock);
 
 	ret = irdma_initialize_hw_rsrc(rf);
 	KUNIT_ASSERT_EQ(test, ret, 0);
@@ -989,43 +960,6 @@ int irdma_mock_sq_next_wqe(struct irdma_qp *iwqp, u32 idx,
 		if (wqe->opcode != IRDMAQP_OP_NOP)
 			return idx;
 	}
-}
-
-/**
- * irdma_mock_cqp_exec - complete a CQP request in software
- * @rf: the mock's PCI function
- * @cqp_request: the request, as irdma_handle_cqp_op() would be given it
- *
- * The stand-in for the CQP of the test seam in verbs.c: records the
- * command and completes it at once, successfully unless its opcode is
- * @cqp_fail_op of the mock, in which case the completion carries an error
- * and the call returns @cqp_fail_errno.  A request that does not wait
- * has its callback run, as the CQP's completion handler would.  Like
- * irdma_handle_cqp_op(), it leaves the caller's reference alone.
- *
- * Return: 0 or the injected error.
- */
-int irdma_mock_cqp_exec(struct irdma_pci_f *rf,
-			struct irdma_cqp_request *cqp_request)
-{
-	struct irdma_mock *mock = irdma_mock_from_rf(rf);
-	struct cqp_cmds_info *info = &cqp_request->info;
-	struct irdma_cqp_compl_info *compl = &cqp_request->compl_info;
-	bool fail = info->cqp_cmd == mock->cqp_fail_op;
-
-	if (mock->cqp_cmds < IRDMA_MOCK_CQP_LOG)
-		mock->cqp_log[mock->cqp_cmds] = *info;
-	mock->cqp_cmds++;
-
-	memset(compl, 0, sizeof(*compl));
-	compl->op_code = info->cqp_cmd;
-	if (fail) {
-		compl->error = true;
-		compl->op_ret_val = 1;
-	}
-	if (!cqp_request->waiting && cqp_request->callback_fcn)
-		cqp_request->callback_fcn(cqp_request);
-	return fail ? mock->cqp_fail_errno : 0;
 }
 
 /**

@@ -11,9 +11,6 @@
 struct irdma_hw_model;
 struct kunit;
 
-/* CQP commands irdma_mock_cqp_exec() keeps, the first ones of a test */
-#define IRDMA_MOCK_CQP_LOG	32
-
 /**
  * struct irdma_mock_params - the shape of a mock device
  * @max_mr: MR objects of the HMC: the size of the stag bitmap
@@ -24,19 +21,15 @@ struct kunit;
  *	allocator adds as a second chunk the first time the first one
  *	cannot satisfy a request
  * @cqp_requests: CQP requests in the preallocated pool
- * @real_cqp: bring up the driver's own CQP and control CQ over the BAR,
- *	answered by a firmware model (irdma_hw_model.c), and leave verbs.c's
- *	CQP commands to it rather than to irdma_mock_cqp_exec()
  *
  * A zero field takes its default: 4096 MRs, 2 head pages (1024 PBLEs),
- * 8 tail pages (4096 PBLEs), 16 requests and the software CQP.
+ * 8 tail pages (4096 PBLEs) and 16 requests.
  */
 struct irdma_mock_params {
 	u32 max_mr;
 	u32 pble_head_pages;
 	u32 pble_tail_pages;
 	u32 cqp_requests;
-	bool real_cqp;
 };
 
 /**
@@ -52,22 +45,14 @@ struct irdma_mock_params {
  *	reports, and DMA-maps on @dev
  * @bar: BAR0 in memory: the registers and doorbells the driver writes
  * @bar_len: its size
- * @hw: with &irdma_mock_params.real_cqp, the firmware model behind @bar;
- *	else NULL
+ * @hw: the firmware model behind @bar, which answers the driver's CQP
  * @resets: resets the driver asked the board for (a CQP that timed out)
  * @pble_rsrc: @rf's PBLE resource, over an HMC whose SD table the mock
- *	sets up; SDs are programmed through @rf's CQP, that is, by the mock
+ *	sets up; SDs are programmed through @rf's CQP, by the model
  * @pd: a protection domain for QPs and MRs, its PD ID taken from
  *	@rf.allocated_pds
  * @cqp_pool: the preallocated CQP requests of @rf.cqp
  * @cqp_pool_len: their number
- * @sd_updates: SD table updates the mock's software CQP completed
- * @last_sd: the last SD entry it was asked to write
- * @cqp_cmds: CQP commands irdma_mock_cqp_exec() completed or failed
- * @cqp_log: copies of the first %IRDMA_MOCK_CQP_LOG of them
- * @cqp_fail_op: a CQP opcode (IRDMA_OP_*) that irdma_mock_cqp_exec()
- *	fails with @cqp_fail_errno, or -1 for none
- * @cqp_fail_errno: what it returns then
  * @sq_rings: SQ doorbells rung through irdma_mock_ring_sq()
  * @cq_arms: CQ notification requests through irdma_mock_arm_cq()
  * @last_arm: the last notification type asked for
@@ -85,14 +70,6 @@ struct irdma_mock {
 	struct irdma_pd pd;
 	struct irdma_cqp_request *cqp_pool;
 	u32 cqp_pool_len;
-
-	u32 sd_updates;
-	struct irdma_update_sd_entry last_sd;
-
-	u32 cqp_cmds;
-	struct cqp_cmds_info cqp_log[IRDMA_MOCK_CQP_LOG];
-	int cqp_fail_op;
-	int cqp_fail_errno;
 
 	u32 sq_rings;
 	u32 cq_arms;
@@ -197,8 +174,6 @@ int irdma_mock_sq_wqe(struct irdma_qp *iwqp, u32 idx,
 int irdma_mock_sq_next_wqe(struct irdma_qp *iwqp, u32 idx,
 			   struct irdma_mock_wqe *wqe);
 
-int irdma_mock_cqp_exec(struct irdma_pci_f *rf,
-			struct irdma_cqp_request *cqp_request);
 void irdma_mock_ring_sq(struct irdma_qp *iwqp);
 void irdma_mock_arm_cq(struct irdma_cq *iwcq, enum irdma_cmpl_notify type);
 

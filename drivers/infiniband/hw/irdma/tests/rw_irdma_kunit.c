@@ -57,14 +57,13 @@ static void rw_free_pages(void *data)
  */
 static struct rw_env *rw_env_create(struct kunit *test, u32 npages)
 {
-	const struct irdma_mock_params params = { .real_cqp = true };
 	struct irdma_mock_qp_attr attr = { .sq_wrs = 512, .max_sq_sge = 13 };
 	struct rw_env *env = kunit_kzalloc(test, sizeof(*env), GFP_KERNEL);
 	struct scatterlist *sg;
 	u32 i;
 
 	KUNIT_ASSERT_NOT_NULL(test, env);
-	env->mock = irdma_mock_create(test, &params);
+	env->mock = irdma_mock_create(test, NULL);
 	env->iwqp = irdma_mock_create_qp(env->mock, &attr);
 	env->qp = &env->iwqp->ibqp;
 	KUNIT_ASSERT_EQ(test, ib_mr_pool_init(env->qp, &env->qp->rdma_mrs,

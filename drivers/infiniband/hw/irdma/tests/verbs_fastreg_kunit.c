@@ -119,17 +119,6 @@ static struct ib_mr *alloc_mr(struct kunit *test, struct irdma_mock *mock,
 	return mr;
 }
 
-/* A mock whose CQP is the driver's, over the firmware model */
-static struct irdma_mock *fr_mock(struct kunit *test,
-				  const struct irdma_mock_params *params)
-{
-	struct irdma_mock_params p = params ? *params :
-				     (struct irdma_mock_params){};
-
-	p.real_cqp = true;
-	return irdma_mock_create(test, &p);
-}
-
 /* The last CQP WQE the model took; it must have been @opcode */
 static void last_wqe(struct kunit *test, struct irdma_mock *mock, u8 opcode,
 		     struct irdma_hw_wqe *w)
@@ -169,7 +158,7 @@ KUNIT_ARRAY_PARAM(alloc_refused, alloc_refused_cases, alloc_refused_desc);
 static void fastreg_alloc_refused(struct kunit *test)
 {
 	const struct alloc_refused_case *c = test->param_value;
-	struct irdma_mock *mock = fr_mock(test, NULL);
+	struct irdma_mock *mock = irdma_mock_create(test, NULL);
 	struct ib_device *ibdev = &mock->iwdev->ibdev;
 	u64 seq = irdma_hw_model_wqes(mock->hw);
 	struct fastreg_count was;
@@ -216,7 +205,7 @@ KUNIT_ARRAY_PARAM(alloc, alloc_cases, alloc_desc);
 static void fastreg_alloc_dereg(struct kunit *test)
 {
 	const struct alloc_case *c = test->param_value;
-	struct irdma_mock *mock = fr_mock(test, NULL);
+	struct irdma_mock *mock = irdma_mock_create(test, NULL);
 	u32 pd_id = mock->pd.sc_pd.pd_id;
 	struct fastreg_count was, now;
 	struct irdma_hw_wqe w;
@@ -307,7 +296,7 @@ static void fastreg_map_pbles(struct kunit *test)
 	const struct irdma_mock_params params = {
 		.pble_tail_pages = c->tail_pages,
 	};
-	struct irdma_mock *mock = fr_mock(test, &params);
+	struct irdma_mock *mock = irdma_mock_create(test, &params);
 	struct scatterlist *sgl = fake_sgl(test, c->nents, c->page_size);
 	unsigned int offset = c->offset;
 	struct ib_mr *mr = alloc_mr(test, mock, c->max_num_sg);
@@ -330,7 +319,7 @@ static void fastreg_map_pbles(struct kunit *test)
 /* A list longer than the MR stops at its size, as ib_map_mr_sg() says */
 static void fastreg_map_too_long(struct kunit *test)
 {
-	struct irdma_mock *mock = fr_mock(test, NULL);
+	struct irdma_mock *mock = irdma_mock_create(test, NULL);
 	struct scatterlist *sgl = fake_sgl(test, 9, SZ_4K);
 	struct ib_mr *mr = alloc_mr(test, mock, 8);
 
@@ -368,7 +357,7 @@ KUNIT_ARRAY_PARAM(page_size_refused, page_size_refused_cases,
 static void fastreg_page_size_refused(struct kunit *test)
 {
 	const struct page_size_case *c = test->param_value;
-	struct irdma_mock *mock = fr_mock(test, NULL);
+	struct irdma_mock *mock = irdma_mock_create(test, NULL);
 	struct scatterlist *sgl = fake_sgl(test, 2, c->page_size);
 	struct ib_mr *mr = alloc_mr(test, mock, 2);
 
@@ -484,7 +473,7 @@ KUNIT_ARRAY_PARAM(reg, reg_cases, reg_desc);
 static void fastreg_post_reg_mr(struct kunit *test)
 {
 	const struct reg_case *c = test->param_value;
-	struct irdma_mock *mock = fr_mock(test, NULL);
+	struct irdma_mock *mock = irdma_mock_create(test, NULL);
 	struct irdma_qp *iwqp = irdma_mock_create_qp(mock, NULL);
 	struct scatterlist *sgl = fake_sgl(test, c->nents, c->page_size);
 	struct ib_mr *mr = alloc_mr(test, mock, c->max_num_sg);
@@ -539,7 +528,7 @@ static void fastreg_post_reg_mr(struct kunit *test)
 /* A page size changed after the map is refused at post, with bad_wr */
 static void fastreg_post_reg_mr_bad_page_size(struct kunit *test)
 {
-	struct irdma_mock *mock = fr_mock(test, NULL);
+	struct irdma_mock *mock = irdma_mock_create(test, NULL);
 	struct irdma_qp *iwqp = irdma_mock_create_qp(mock, NULL);
 	struct irdma_qp_uk *uk = &iwqp->sc_qp.qp_uk;
 	struct scatterlist *sgl = fake_sgl(test, 4, SZ_4K);
@@ -566,7 +555,7 @@ static void fastreg_post_reg_mr_bad_page_size(struct kunit *test)
 static void fastreg_post_local_inv(struct kunit *test)
 {
 	static const int flags[] = { 0, IB_SEND_SIGNALED, IB_SEND_FENCE };
-	struct irdma_mock *mock = fr_mock(test, NULL);
+	struct irdma_mock *mock = irdma_mock_create(test, NULL);
 	struct irdma_qp *iwqp = irdma_mock_create_qp(mock, NULL);
 	struct irdma_mock_wqe wqe;
 	struct ib_send_wr wr = {
@@ -596,7 +585,7 @@ static void fastreg_post_local_inv(struct kunit *test)
  */
 static void fastreg_post_chain(struct kunit *test)
 {
-	struct irdma_mock *mock = fr_mock(test, NULL);
+	struct irdma_mock *mock = irdma_mock_create(test, NULL);
 	struct irdma_qp *iwqp = irdma_mock_create_qp(mock, NULL);
 	struct irdma_qp_uk *uk = &iwqp->sc_qp.qp_uk;
 	struct scatterlist *sgl = fake_sgl(test, 3, SZ_4K);
@@ -664,7 +653,7 @@ static void fastreg_post_chain(struct kunit *test)
  */
 static void fastreg_post_read_too_many_sges(struct kunit *test)
 {
-	struct irdma_mock *mock = fr_mock(test, NULL);
+	struct irdma_mock *mock = irdma_mock_create(test, NULL);
 	struct irdma_mock_qp_attr attr = { .max_sq_sge = 13 };
 	struct irdma_qp *iwqp = irdma_mock_create_qp(mock, &attr);
 	struct irdma_qp_uk *uk = &iwqp->sc_qp.qp_uk;
@@ -708,7 +697,7 @@ static void fastreg_post_read_too_many_sges(struct kunit *test)
  */
 static void fastreg_alloc_cqp_fails(struct kunit *test)
 {
-	struct irdma_mock *mock = fr_mock(test, NULL);
+	struct irdma_mock *mock = irdma_mock_create(test, NULL);
 	u64 seq = irdma_hw_model_wqes(mock->hw);
 	struct fastreg_count was;
 	struct irdma_hw_wqe w;
@@ -732,7 +721,7 @@ static void fastreg_alloc_cqp_fails(struct kunit *test)
 /* More pages than the PBLE pool holds: -ENOMEM, no STag kept */
 static void fastreg_alloc_pbles_exhausted(struct kunit *test)
 {
-	struct irdma_mock *mock = fr_mock(test, NULL);
+	struct irdma_mock *mock = irdma_mock_create(test, NULL);
 	struct fastreg_count was;
 	struct ib_mr *mr;
 
@@ -750,7 +739,7 @@ static void fastreg_alloc_pbles_exhausted(struct kunit *test)
 static void fastreg_alloc_stags_exhausted(struct kunit *test)
 {
 	const struct irdma_mock_params params = { .max_mr = 16 };
-	struct irdma_mock *mock = fr_mock(test, &params);
+	struct irdma_mock *mock = irdma_mock_create(test, &params);
 	u32 free = mock->rf.max_mr - bitmap_weight(mock->rf.allocated_mrs,
 						   mock->rf.max_mr);
 	struct fastreg_count was;
@@ -777,7 +766,7 @@ static void fastreg_alloc_stags_exhausted(struct kunit *test)
  */
 static void fastreg_dereg_cqp_fails(struct kunit *test)
 {
-	struct irdma_mock *mock = fr_mock(test, NULL);
+	struct irdma_mock *mock = irdma_mock_create(test, NULL);
 	struct fastreg_count was, held, now;
 	struct ib_mr *mr;
 	u32 idx, pd;

@@ -38,17 +38,6 @@
 #define MR_TEST_MAJ		0x0100
 #define MR_TEST_MIN		0x0002
 
-/* A mock whose CQP is the driver's, over the firmware model */
-static struct irdma_mock *mr_mock(struct kunit *test,
-				  const struct irdma_mock_params *params)
-{
-	struct irdma_mock_params p = params ? *params :
-				     (struct irdma_mock_params){};
-
-	p.real_cqp = true;
-	return irdma_mock_create(test, &p);
-}
-
 /* The last CQP WQE the model took; it must have been @opcode */
 static void last_wqe(struct kunit *test, struct irdma_mock *mock, u8 opcode,
 		     struct irdma_hw_wqe *w)
@@ -73,7 +62,7 @@ static u64 free_pbles(struct irdma_mock *mock)
 /* The mock builds as an E810 in iWARP mode, with the driver's own setup */
 static void irdma_mock_builds(struct kunit *test)
 {
-	struct irdma_mock *mock = mr_mock(test, NULL);
+	struct irdma_mock *mock = irdma_mock_create(test, NULL);
 	struct irdma_sc_dev *dev = &mock->rf.sc_dev;
 	struct irdma_uk_attrs *uk = &dev->hw_attrs.uk_attrs;
 	uintptr_t bar = (uintptr_t)mock->bar;
@@ -144,7 +133,7 @@ static void irdma_mock_many(struct kunit *test)
 	int i;
 
 	for (i = 0; i < 3; i++) {
-		struct irdma_mock *mock = mr_mock(test, &params);
+		struct irdma_mock *mock = irdma_mock_create(test, &params);
 		struct irdma_pble_alloc palloc = {};
 
 		irdma_mock_create_qp(mock, NULL);
@@ -252,7 +241,7 @@ static void check_level2(struct kunit *test, struct irdma_mock *mock,
 static void irdma_pble_get(struct kunit *test)
 {
 	const struct pble_case *c = test->param_value;
-	struct irdma_mock *mock = mr_mock(test, NULL);
+	struct irdma_mock *mock = irdma_mock_create(test, NULL);
 	struct irdma_hmc_pble_rsrc *rsrc = &mock->pble_rsrc;
 	struct irdma_pble_alloc gap = {}, pin = {}, palloc = {};
 	u64 before, total, lvl1, lvl2;
@@ -308,7 +297,7 @@ static void irdma_pble_get(struct kunit *test)
  */
 static void irdma_pble_grow_programs_sd(struct kunit *test)
 {
-	struct irdma_mock *mock = mr_mock(test, NULL);
+	struct irdma_mock *mock = irdma_mock_create(test, NULL);
 	struct irdma_hmc_info *hmc = mock->rf.sc_dev.hmc_info;
 	struct irdma_hmc_sd_entry *sd = &hmc->sd_table.sd_entry[2];
 	struct irdma_pble_alloc palloc = {};
@@ -381,7 +370,7 @@ static void irdma_pble_grow_programs_sd(struct kunit *test)
 static void irdma_cqp_request_pool(struct kunit *test)
 {
 	struct irdma_mock_params params = { .cqp_requests = 4 };
-	struct irdma_mock *mock = mr_mock(test, &params);
+	struct irdma_mock *mock = irdma_mock_create(test, &params);
 	struct irdma_cqp *cqp = &mock->rf.cqp;
 	struct irdma_cqp_request *req[5];
 	unsigned long seen = 0;
@@ -420,7 +409,7 @@ static void irdma_cqp_request_pool(struct kunit *test)
  */
 static void irdma_cqp_exec_alloc_stag(struct kunit *test)
 {
-	struct irdma_mock *mock = mr_mock(test, NULL);
+	struct irdma_mock *mock = irdma_mock_create(test, NULL);
 	struct irdma_cqp *cqp = &mock->rf.cqp;
 	struct irdma_allocate_stag_info *info;
 	u64 seq = irdma_hw_model_wqes(mock->hw);
@@ -480,7 +469,7 @@ static void irdma_cqp_exec_alloc_stag(struct kunit *test)
  */
 static void irdma_qp_sq_in_memory(struct kunit *test)
 {
-	struct irdma_mock *mock = mr_mock(test, NULL);
+	struct irdma_mock *mock = irdma_mock_create(test, NULL);
 	struct irdma_qp *iwqp = irdma_mock_create_qp(mock, NULL);
 	struct irdma_qp_uk *uk = &iwqp->sc_qp.qp_uk;
 	struct ib_sge sge = { .addr = 0x1000, .length = 8, .lkey = 0x100 };
@@ -583,7 +572,7 @@ static void irdma_qp_rdma_rw_wqe(struct kunit *test)
 {
 	const struct rw_case *c = test->param_value;
 	struct irdma_mock_qp_attr attr = { .max_sq_sge = 13 };
-	struct irdma_mock *mock = mr_mock(test, NULL);
+	struct irdma_mock *mock = irdma_mock_create(test, NULL);
 	struct irdma_qp *iwqp = irdma_mock_create_qp(mock, &attr);
 	struct irdma_qp_uk *uk = &iwqp->sc_qp.qp_uk;
 	struct irdma_post_sq_info info = {};
@@ -655,7 +644,7 @@ static void irdma_qp_rdma_rw_wqe(struct kunit *test)
 /* LOCAL_INVALIDATE names its target STag in the first fragment's slot */
 static void irdma_qp_local_inv_wqe(struct kunit *test)
 {
-	struct irdma_mock *mock = mr_mock(test, NULL);
+	struct irdma_mock *mock = irdma_mock_create(test, NULL);
 	struct irdma_qp *iwqp = irdma_mock_create_qp(mock, NULL);
 	struct irdma_qp_uk *uk = &iwqp->sc_qp.qp_uk;
 	u32 head = IRDMA_RING_CURRENT_HEAD(uk->sq_ring);
@@ -686,7 +675,7 @@ static void irdma_qp_local_inv_wqe(struct kunit *test)
  */
 static void irdma_qp_fast_reg_wqe(struct kunit *test)
 {
-	struct irdma_mock *mock = mr_mock(test, NULL);
+	struct irdma_mock *mock = irdma_mock_create(test, NULL);
 	struct irdma_qp *iwqp = irdma_mock_create_qp(mock, NULL);
 	struct irdma_qp_uk *uk = &iwqp->sc_qp.qp_uk;
 	u32 head = IRDMA_RING_CURRENT_HEAD(uk->sq_ring), i;
@@ -747,7 +736,7 @@ static void irdma_qp_fast_reg_wqe(struct kunit *test)
  */
 static void irdma_qp_sq_wraps(struct kunit *test)
 {
-	struct irdma_mock *mock = mr_mock(test, NULL);
+	struct irdma_mock *mock = irdma_mock_create(test, NULL);
 	struct irdma_qp *iwqp = irdma_mock_create_qp(mock, NULL);
 	struct irdma_qp_uk *uk = &iwqp->sc_qp.qp_uk;
 	u32 size = IRDMA_RING_SIZE(uk->sq_ring), posted = 0, head, nops = 0;

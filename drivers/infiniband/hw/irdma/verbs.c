@@ -17,26 +17,6 @@
 #include "verbs_seam.h"
 
 /*
- * Test seam.  Every doorbell this file rings goes through one of the two
- * functions below, so a KUnit suite can watch the rings without a device
- * (drivers/infiniband/hw/irdma/tests/).
- */
-VISIBLE_IF_KUNIT void irdma_verbs_ring_sq(struct irdma_qp *iwqp)
-{
-	KUNIT_STATIC_STUB_REDIRECT(irdma_verbs_ring_sq, iwqp);
-	irdma_uk_qp_post_wr(&iwqp->sc_qp.qp_uk);
-}
-EXPORT_SYMBOL_IF_KUNIT(irdma_verbs_ring_sq);
-
-VISIBLE_IF_KUNIT void
-irdma_verbs_arm_cq(struct irdma_cq *iwcq, enum irdma_cmpl_notify type)
-{
-	KUNIT_STATIC_STUB_REDIRECT(irdma_verbs_arm_cq, iwcq, type);
-	irdma_uk_cq_request_notification(&iwcq->sc_cq.cq_uk, type);
-}
-EXPORT_SYMBOL_IF_KUNIT(irdma_verbs_arm_cq);
-
-/*
  * Publish one page of the BAR (a doorbell or push page) to user space.
  * Returns NULL on failure; *mmap_offset is the key user space mmap()s.
  */
@@ -2759,7 +2739,7 @@ irdma_req_notify_cq(struct ib_cq *ibcq, enum ib_cq_notify_flags notify_flags)
 	widen = !solicited && iwcq->last_notify == IRDMA_CQ_COMPL_SOLICITED;
 	if (!atomic_cmpxchg(&iwcq->armed, 0, 1) || widen) {
 		iwcq->last_notify = type;
-		irdma_verbs_arm_cq(iwcq, type);
+		irdma_uk_cq_request_notification(&iwcq->sc_cq.cq_uk, type);
 	}
 
 	if (notify_flags & IB_CQ_REPORT_MISSED_EVENTS)
@@ -3898,7 +3878,7 @@ static int irdma_post_send(struct ib_qp *qp, const struct ib_send_wr *wr,
 	}
 	flushed = iwqp->flush_issued;
 	if (!flushed && iwqp->hw_iwarp_state <= IRDMA_QP_STATE_RTS)
-		irdma_verbs_ring_sq(iwqp);
+		irdma_uk_qp_post_wr(&iwqp->sc_qp.qp_uk);
 	spin_unlock_irqrestore(&iwqp->lock, irqf);
 
 	/*

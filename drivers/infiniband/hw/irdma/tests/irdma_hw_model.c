@@ -4,8 +4,8 @@
  *
  * The model answers the control QP (CQP) where the hardware does: the
  * driver writes BAR0 registers and DMA memory, and irdma_kunit_db()
- * (osdep.h) calls the model right after each CQP doorbell, in the
- * driver's own context, before the driver polls for the answer:
+ * (osdep.h) calls the model right after each doorbell, in the driver's
+ * own context, before the driver polls for the answer:
  *
  *  - CCQPLOW with the CQP host context's address: the model reads the
  *    context (SQ size and address, the completion context every CCQ CQE
@@ -15,7 +15,8 @@
  *    of the ring, decodes and executes it, writes one CQE per WQE into the
  *    control CQ (CCQ) once there is one, and moves CQPTAIL;
  *  - CQARM for the CCQ: the model reads the arm request in its shadow
- *    area.
+ *    area; for any other CQ, which the model has not created, it faults;
+ *  - WQEALLOC with a QP's ID: the model counts the QP's SQ doorbells.
  *
  * Every field is read with this file's own layouts, written from the
  * hardware's WQE, CQE and register formats rather than taken from the
@@ -49,6 +50,7 @@
 #define HW_REG_CCQPLOW		0x50a080
 #define HW_REG_CQARM		0x502c00
 #define HW_REG_CQPERRCODES	0x50a200
+#define HW_REG_WQEALLOC		0x504400
 
 #define HW_CQPTAIL_WQTAIL	GENMASK(10, 0)
 #define HW_CQPTAIL_OP_ERR	BIT(31)
@@ -156,6 +158,8 @@ struct irdma_hw_stag {
  * @ccq_polarity: the valid bit of CQEs in the current pass of the ring
  * @ccq_check_overflow: the CCQ was created asking for overflow checks
  * @ccq_arms: arm requests of the CCQ for its next completion
+ * @sq_dbs: SQ doorbells (WQEALLOC writes), by QP ID
+ * @nqps: QP IDs the function has
  * @stags: the STag table, by MR object
  * @nstags: its size
  * @stag_obj: the bits of an STag's index field that name its MR object
@@ -192,6 +196,9 @@ struct irdma_hw_model {
 	bool ccq_polarity;
 	bool ccq_check_overflow;
 	u32 ccq_arms;
+
+	u32 *sq_dbs;
+	u32 nqps;
 
 	struct irdma_hw_stag *stags;
 	u32 nstags;
@@ -628,7 +635,7 @@ static void irdma_hw_cqp_doorbell(struct irdma_hw_model *hw, u32 head)
 			return;
 }
 
-/* CQARM written: only the CCQ's arm is hooked so far */
+/* CQARM written: the CCQ is the only CQ the model creates so far */
 static void irdma_hw_cq_arm(struct irdma_hw_model *hw, u32 cq_id)
 {
 	if (cq_id || !hw->ccq_up) {
@@ -637,6 +644,16 @@ static void irdma_hw_cq_arm(struct irdma_hw_model *hw, u32 cq_id)
 	}
 	if (irdma_hw_q(hw->ccq_shadow, 4) & HW_SHADOW_ARM_NEXT)
 		hw->ccq_arms++;
+}
+
+/* WQEALLOC written: a QP has new WQEs in its SQ */
+static void irdma_hw_sq_doorbell(struct irdma_hw_model *hw, u32 qp_id)
+{
+	if (qp_id >= hw->nqps) {
+		irdma_hw_fault(hw, "WQEALLOC rung for a QP the function lacks");
+		return;
+	}
+	hw->sq_dbs[qp_id]++;
 }
 
 static void irdma_hw_reg_written(struct irdma_hw_model *hw, u32 reg, u32 val)
@@ -650,6 +667,9 @@ static void irdma_hw_reg_written(struct irdma_hw_model *hw, u32 reg, u32 val)
 		break;
 	case HW_REG_CQARM:
 		irdma_hw_cq_arm(hw, val);
+		break;
+	case HW_REG_WQEALLOC:
+		irdma_hw_sq_doorbell(hw, val);
 		break;
 	default:
 		irdma_hw_fault(hw, "a doorbell the model does not know");
@@ -717,7 +737,8 @@ static void irdma_hw_check_dma(struct kunit *test, struct device *dev)
  *	everything registered later, such as the driver's own teardown
  * @p: the function: its BAR, DMA device and table sizes
  *
- * From now on the function's CQP doorbells come to the model.
+ * From now on the function's CQP, CQ arm and SQ doorbells come to the
+ * model.
  *
  * Return: the model; a failure fails the test.
  */
@@ -742,8 +763,12 @@ struct irdma_hw_model *irdma_hw_model_create(struct kunit *test,
 				  GFP_KERNEL);
 	hw->nsds = p->sds;
 	hw->sds = kunit_kcalloc(test, p->sds, sizeof(*hw->sds), GFP_KERNEL);
+	hw->nqps = p->qps;
+	hw->sq_dbs = kunit_kcalloc(test, p->qps, sizeof(*hw->sq_dbs),
+				   GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, hw->stags);
 	KUNIT_ASSERT_NOT_NULL(test, hw->sds);
+	KUNIT_ASSERT_NOT_NULL(test, hw->sq_dbs);
 
 	spin_lock_irqsave(&irdma_hw_lock, flags);
 	list_add(&hw->node, &irdma_hw_models);
@@ -891,6 +916,25 @@ u32 irdma_hw_model_ccq_arms(struct irdma_hw_model *hw)
 
 	spin_lock_irqsave(&irdma_hw_lock, flags);
 	n = hw->ccq_arms;
+	spin_unlock_irqrestore(&irdma_hw_lock, flags);
+	return n;
+}
+
+/**
+ * irdma_hw_model_sq_doorbells - count the SQ doorbells of a QP
+ * @hw: the model
+ * @qp_id: the QP's ID
+ *
+ * Return: how many times WQEALLOC was written with @qp_id.
+ */
+u32 irdma_hw_model_sq_doorbells(struct irdma_hw_model *hw, u32 qp_id)
+{
+	unsigned long flags;
+	u32 n = 0;
+
+	spin_lock_irqsave(&irdma_hw_lock, flags);
+	if (qp_id < hw->nqps)
+		n = hw->sq_dbs[qp_id];
 	spin_unlock_irqrestore(&irdma_hw_lock, flags);
 	return n;
 }

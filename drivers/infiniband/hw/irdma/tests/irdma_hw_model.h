@@ -113,6 +113,7 @@ struct irdma_hw_wqe {
  * @dma_dev: the device the driver maps its DMA memory on
  * @stags: STag indexes, the size of the function's MR object
  * @sds: SD entries of the function's HMC
+ * @qps: QP IDs, the size of the function's QP object
  */
 struct irdma_hw_model_params {
 	void *bar;
@@ -120,6 +121,7 @@ struct irdma_hw_model_params {
 	struct device *dma_dev;
 	u32 stags;
 	u32 sds;
+	u32 qps;
 };
 
 struct irdma_hw_model *irdma_hw_model_create(struct kunit *test,
@@ -134,6 +136,7 @@ bool irdma_hw_model_stag(struct irdma_hw_model *hw, u32 idx, u32 *pd);
 bool irdma_hw_model_sd(struct irdma_hw_model *hw, u32 idx,
 		       struct irdma_hw_sd *sd);
 u32 irdma_hw_model_ccq_arms(struct irdma_hw_model *hw);
+u32 irdma_hw_model_sq_doorbells(struct irdma_hw_model *hw, u32 qp_id);
 bool irdma_hw_model_cqp_up(struct irdma_hw_model *hw);
 
 #endif /* IRDMA_HW_MODEL_H */

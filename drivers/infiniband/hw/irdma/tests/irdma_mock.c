@@ -25,10 +25,9 @@
  *    through irdma_uk_cq_init(), with rings, shadow areas and doorbells
  *    in coherent DMA memory and the BAR.
  *
- * verbs.c's test seam (verbs_seam.h) leads to irdma_mock_ring_sq() and
- * irdma_mock_arm_cq(), which ring SQ doorbells and arm CQs as the driver
- * does, counting them; the device has verbs.c's ops, so the suites call
- * the verbs as the RDMA core would.
+ * The device has verbs.c's ops (irdma_set_device_ops(), verbs_seam.h),
+ * so the suites call the verbs as the RDMA core would; the doorbells
+ * they ring, SQ doorbells and CQ arms too, reach the model.
  *
  * Everything is released by KUnit actions when the test ends.
  */
@@ -429,10 +428,6 @@ static void irdma_mock_setup_verbs(struct irdma_mock *mock)
 	struct net_device *netdev;
 	int ret;
 
-	kunit_activate_static_stub(test, irdma_verbs_ring_sq,
-				   irdma_mock_ring_sq);
-	kunit_activate_static_stub(test, irdma_verbs_arm_cq, irdma_mock_arm_cq);
-
 	mock->rf.pcidev = kunit_kzalloc(test, sizeof(*mock->rf.pcidev),
 					GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, mock->rf.pcidev);
@@ -465,9 +460,7 @@ static void irdma_mock_setup_verbs(struct irdma_mock *mock)
  * map), the resource bitmaps, the PBLE resource with its first chunk, the
  * CQP and its request pool, the control CQ, an unregistered &struct
  * irdma_device with verbs.c's ops and a PD, over a firmware model that
- * answers the CQP.  For the rest of the test, verbs.c's SQ doorbells and
- * CQ arms come to irdma_mock_ring_sq() and irdma_mock_arm_cq(), and its
- * CQP commands go to the driver's CQP.  A failure fails the test.
+ * answers the CQP and counts SQ doorbells.  A failure fails the test.
  *
  * Return: the mock; KUnit frees it and everything in it after the test.
  */
@@ -517,6 +510,7 @@ struct irdma_mock *irdma_mock_create(struct kunit *test,
 	hp.dma_dev = mock->dev;
 	hp.stags = p.max_mr;
 	hp.sds = IRDMA_MOCK_SD_CNT;
+	hp.qps = IRDMA_MOCK_OBJ_CNT;
 	mock->hw = irdma_hw_model_create(test, &hp);
 	rf->gen_ops.request_reset = irdma_mock_request_reset;
 
@@ -960,39 +954,6 @@ int irdma_mock_sq_next_wqe(struct irdma_qp *iwqp, u32 idx,
 		if (wqe->opcode != IRDMAQP_OP_NOP)
 			return idx;
 	}
-}
-
-/**
- * irdma_mock_ring_sq - ring a mock QP's SQ doorbell
- * @iwqp: the QP
- *
- * The stand-in for the SQ doorbell of the test seam in verbs.c: counts
- * the call and lets the driver ring the doorbell in the mock's BAR, as it
- * would on hardware.
- */
-void irdma_mock_ring_sq(struct irdma_qp *iwqp)
-{
-	struct irdma_mock *mock = irdma_mock_from_rf(iwqp->iwdev->rf);
-
-	mock->sq_rings++;
-	irdma_uk_qp_post_wr(&iwqp->sc_qp.qp_uk);
-}
-
-/**
- * irdma_mock_arm_cq - arm a mock CQ
- * @iwcq: the CQ
- * @type: the notification asked for
- *
- * The stand-in for the CQ arm of the test seam in verbs.c: records the
- * request and lets the driver write the arm doorbell in the mock's BAR.
- */
-void irdma_mock_arm_cq(struct irdma_cq *iwcq, enum irdma_cmpl_notify type)
-{
-	struct irdma_mock *mock = irdma_mock_from_rf(dev_to_rf(iwcq->sc_cq.dev));
-
-	mock->cq_arms++;
-	mock->last_arm = type;
-	irdma_uk_cq_request_notification(&iwcq->sc_cq.cq_uk, type);
 }
 
 MODULE_DESCRIPTION("KUnit tests of irdma over a mock E810");

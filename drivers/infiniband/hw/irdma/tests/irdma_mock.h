@@ -53,9 +53,6 @@ struct irdma_mock_params {
  *	@rf.allocated_pds
  * @cqp_pool: the preallocated CQP requests of @rf.cqp
  * @cqp_pool_len: their number
- * @sq_rings: SQ doorbells rung through irdma_mock_ring_sq()
- * @cq_arms: CQ notification requests through irdma_mock_arm_cq()
- * @last_arm: the last notification type asked for
  */
 struct irdma_mock {
 	struct kunit *test;
@@ -70,10 +67,6 @@ struct irdma_mock {
 	struct irdma_pd pd;
 	struct irdma_cqp_request *cqp_pool;
 	u32 cqp_pool_len;
-
-	u32 sq_rings;
-	u32 cq_arms;
-	enum irdma_cmpl_notify last_arm;
 };
 
 /**
@@ -173,8 +166,5 @@ int irdma_mock_sq_wqe(struct irdma_qp *iwqp, u32 idx,
 		      struct irdma_mock_wqe *wqe);
 int irdma_mock_sq_next_wqe(struct irdma_qp *iwqp, u32 idx,
 			   struct irdma_mock_wqe *wqe);
-
-void irdma_mock_ring_sq(struct irdma_qp *iwqp);
-void irdma_mock_arm_cq(struct irdma_cq *iwcq, enum irdma_cmpl_notify type);
 
 #endif /* IRDMA_MOCK_H */

@@ -106,16 +106,23 @@ static void rw_done(struct ib_cq *cq, struct ib_wc *wc)
 
 static struct ib_cqe rw_cqe = { .done = rw_done };
 
-/* Posts @ctx and returns the SQ index of its first WQE */
+/*
+ * Posts @ctx, with the hardware caught up with the SQ so that the driver
+ * rings the doorbell, and returns the SQ index of its first WQE
+ */
 static u32 rw_post(struct kunit *test, struct rw_env *env,
 		   struct rdma_rw_ctx *ctx)
 {
+	u32 qp_id = env->iwqp->sc_qp.qp_uk.qp_id;
 	u32 head = sq_head(env);
-	u32 rings = env->mock->sq_rings;
+	u32 rung = irdma_hw_model_sq_doorbells(env->mock->hw, qp_id);
 
+	irdma_mock_sq_hw_caught_up(env->iwqp);
 	KUNIT_ASSERT_EQ(test, rdma_rw_ctx_post(ctx, env->qp, 1, &rw_cqe, NULL),
 			0);
-	KUNIT_EXPECT_EQ(test, env->mock->sq_rings, rings + 1);
+	/* One doorbell, which the hardware has seen: WQEALLOC with the QP */
+	KUNIT_EXPECT_EQ(test, irdma_hw_model_sq_doorbells(env->mock->hw, qp_id),
+			rung + 1);
 	return head;
 }
 

@@ -19,7 +19,6 @@
 
 #include "irdma_hw_model.h"
 #include "irdma_mock.h"
-#include "../verbs_seam.h"
 
 /* The mock's default PBLE pool: 1024 PBLEs, then 4096 more on demand */
 #define HEAD_PBLES	(2 * PBLE_PER_PAGE)
@@ -368,38 +367,32 @@ static void fastreg_page_size_refused(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ib_dereg_mr(mr), 0);
 }
 
-/*
- * The seam's SQ doorbell, which post() expects to be the only one: the
- * doorbell register still reads 0 when post_send gets here.
- */
-static void ring_sq_only_here(struct irdma_qp *iwqp)
+/* The SQ doorbells the hardware has seen for @iwqp (WQEALLOC writes) */
+static u32 sq_doorbells(struct irdma_qp *iwqp)
 {
 	struct irdma_mock *mock = irdma_mock_from_rf(iwqp->iwdev->rf);
 
-	KUNIT_EXPECT_EQ(kunit_get_current_test(),
-			irdma_mock_reg(mock, IRDMA_WQEALLOC), 0);
-	irdma_mock_ring_sq(iwqp);
+	return irdma_hw_model_sq_doorbells(mock->hw, iwqp->sc_qp.qp_uk.qp_id);
 }
 
 /*
  * One send WR list, posted with the hardware caught up, so that any
- * doorbell would be written; the SQ index of its first WQE.
+ * doorbell would be written, and at most one is; the SQ index of its
+ * first WQE.
  */
 static u32 post(struct kunit *test, struct irdma_qp *iwqp,
 		const struct ib_send_wr *wr, int expect,
 		const struct ib_send_wr *expect_bad)
 {
-	struct irdma_mock *mock = irdma_mock_from_rf(iwqp->iwdev->rf);
 	struct irdma_qp_uk *uk = &iwqp->sc_qp.qp_uk;
 	u32 head = IRDMA_RING_CURRENT_HEAD(uk->sq_ring);
 	const struct ib_send_wr *bad = NULL;
+	u32 rung = sq_doorbells(iwqp);
 
 	irdma_mock_sq_hw_caught_up(iwqp);
-	irdma_mock_set_reg(mock, IRDMA_WQEALLOC, 0);
-	kunit_activate_static_stub(test, irdma_verbs_ring_sq,
-				   ring_sq_only_here);
 	KUNIT_EXPECT_EQ(test, ib_post_send(&iwqp->ibqp, wr, &bad), expect);
 	KUNIT_EXPECT_PTR_EQ(test, bad, expect_bad);
+	KUNIT_EXPECT_LE(test, sq_doorbells(iwqp), rung + 1);
 	return head;
 }
 
@@ -495,7 +488,7 @@ static void fastreg_post_reg_mr(struct kunit *test)
 	ib_update_fast_reg_key(mr, 0xa7);
 	wr.key = mr->rkey;
 	head = post(test, iwqp, &wr.wr, 0, NULL);
-	KUNIT_EXPECT_EQ(test, mock->sq_rings, 1);
+	KUNIT_EXPECT_EQ(test, sq_doorbells(iwqp), 1);
 
 	decode(test, iwqp, head, &wqe);
 	KUNIT_EXPECT_EQ(test, wqe.opcode, IRDMAQP_OP_FAST_REGISTER);
@@ -618,7 +611,7 @@ static void fastreg_post_chain(struct kunit *test)
 		read.wr.ex.invalidate_rkey = mr->rkey;
 		reg.wr.next = &read.wr;
 		head = post(test, iwqp, &reg.wr, 0, NULL);
-		KUNIT_EXPECT_EQ(test, mock->sq_rings, 2 * i + 1);
+		KUNIT_EXPECT_EQ(test, sq_doorbells(iwqp), 2 * i + 1);
 
 		decode(test, iwqp, head, &wqe);
 		KUNIT_EXPECT_EQ(test, wqe.opcode, IRDMAQP_OP_FAST_REGISTER);
@@ -680,7 +673,7 @@ static void fastreg_post_read_too_many_sges(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, wqe.opcode, IRDMAQP_OP_RDMA_WRITE);
 	KUNIT_EXPECT_EQ(test, IRDMA_RING_CURRENT_HEAD(uk->sq_ring),
 			head + wqe.quanta);
-	KUNIT_EXPECT_EQ(test, mock->sq_rings, 1);
+	KUNIT_EXPECT_EQ(test, sq_doorbells(iwqp), 1);
 
 	read.wr.num_sge = max;
 	head = post(test, iwqp, &read.wr, 0, NULL);

@@ -492,18 +492,30 @@ static void irdma_qp_sq_in_memory(struct kunit *test)
 	irdma_mock_set_reg(mock, IRDMA_WQEALLOC, 0);
 	KUNIT_ASSERT_EQ(test, irdma_uk_rdma_write(uk, &info, true), 0);
 	KUNIT_EXPECT_EQ(test, irdma_mock_reg(mock, IRDMA_WQEALLOC), 0);
+	KUNIT_EXPECT_EQ(test, irdma_hw_model_sq_doorbells(mock->hw, uk->qp_id),
+			0);
 
 	/* Caught up: the next WQE rings it with the QP's number */
 	irdma_mock_sq_hw_caught_up(iwqp);
 	KUNIT_ASSERT_EQ(test, irdma_uk_rdma_write(uk, &info, true), 0);
 	KUNIT_EXPECT_EQ(test, irdma_mock_reg(mock, IRDMA_WQEALLOC), uk->qp_id);
 
-	/* The seam's stand-in rings the same way, and counts */
+	KUNIT_EXPECT_EQ(test, irdma_hw_model_sq_doorbells(mock->hw, uk->qp_id),
+			1);
+
+	/*
+	 * Without a doorbell, as post_send builds its WQEs, then rung once
+	 * for all of them, as post_send rings it
+	 */
 	irdma_mock_set_reg(mock, IRDMA_WQEALLOC, 0);
 	irdma_mock_sq_hw_caught_up(iwqp);
 	KUNIT_ASSERT_EQ(test, irdma_uk_rdma_write(uk, &info, false), 0);
-	irdma_mock_ring_sq(iwqp);
-	KUNIT_EXPECT_EQ(test, mock->sq_rings, 1);
+	KUNIT_ASSERT_EQ(test, irdma_uk_rdma_write(uk, &info, false), 0);
+	KUNIT_EXPECT_EQ(test, irdma_hw_model_sq_doorbells(mock->hw, uk->qp_id),
+			1);
+	irdma_uk_qp_post_wr(uk);
+	KUNIT_EXPECT_EQ(test, irdma_hw_model_sq_doorbells(mock->hw, uk->qp_id),
+			2);
 	KUNIT_EXPECT_EQ(test, irdma_mock_reg(mock, IRDMA_WQEALLOC), uk->qp_id);
 }
 

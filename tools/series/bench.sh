@@ -5,18 +5,22 @@
 # side.  Two UML kernels are built from one source tree, a worktree of the
 # patched tree ($BENCH/src, the series checked out), with one
 # configuration (configs/bench.config, configs/um-guest.config and the
-# rdma kselftest's config): "ours" as the series has it, "base" with
-# drivers/infiniband/core/rw.c and include/rdma/rw.h taken from the base
-# tree (tag base of $LINUX) at build time and rw_priv.h removed.  Nothing
-# else differs, except that the base kernel's benchmark leaves out the
-# bio_vec cases (CONFIG_INFINIBAND_RW_KUNIT_BENCHMARK_BVEC=n): the base
-# rw.c has no bio_vec API.  Neither kernel has KASAN.
+# rdma kselftest's config).  "ours" is the series as it is, with the base
+# tree's rw.c and rw.h copied into drivers/infiniband/core/tests/
+# rw_bench_base/, which ib_core_rw_bench builds in beside ours under names
+# of its own (rw_bench_base.c) and times in the same boot, batch for
+# batch.  "base" has drivers/infiniband/core/rw.c and include/rdma/rw.h
+# taken from the base tree (tag base of $LINUX) at build time and
+# rw_priv.h removed, and leaves the bio_vec cases out
+# (CONFIG_INFINIBAND_RW_KUNIT_BENCHMARK_BVEC=n): the base rw.c has no
+# bio_vec API; it is the guest of the end-to-end comparison.  Neither
+# kernel has KASAN.
 #
 #   bench.sh build      build both kernels, $BENCH/obj-{ours,base}/linux
-#   bench.sh run        boot each kernel with only ib_core_rw_bench
-#                       enabled, ours then base, in BENCH_ROUNDS rounds
-#                       (default 3), and join the logs into one table
-#                       whose last three lines sum it up ($BENCH/table.txt)
+#   bench.sh run        boot the "ours" kernel with only ib_core_rw_bench
+#                       enabled, BENCH_ROUNDS times (default 3), and join
+#                       the logs into one table whose last three lines sum
+#                       it up ($BENCH/table.txt)
 #   bench.sh e2e        boot each kernel as the guests of the rdma
 #                       kselftest (e2e.sh): every user over siw and rxe,
 #                       ours then base, three times, and compare fio's
@@ -24,8 +28,8 @@
 #
 # BENCH_BATCH (default 10000) is the number of I/Os of a timed batch,
 # BENCH_BATCHES (default 9) the number of batches whose median is kept,
-# BENCH_ROUNDS (default 3) the number of boots of each kernel, whose
-# medians and spread the table shows.
+# BENCH_ROUNDS (default 3) the number of boots, whose medians and spread
+# the table shows.
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -41,7 +45,7 @@ fragments=("$here/configs/bench.config" "$here/configs/um-guest.config"
 # The source tree holding side $1's rw.c.  Files are always rewritten,
 # so make rebuilds whatever includes them in either object tree.
 prepare() {
-	local side=$1 f
+	local side=$1 f copy=$src/drivers/infiniband/core/tests/rw_bench_base
 
 	if ! git -C "$src" rev-parse -q --verify HEAD >/dev/null 2>&1; then
 		rm -rf "$src"
@@ -49,6 +53,7 @@ prepare() {
 		git -C "$LINUX" worktree add -q --detach "$src" series
 	fi
 	git -C "$src" checkout -q -f --detach series
+	rm -rf "$copy"
 	for f in drivers/infiniband/core/rw.c include/rdma/rw.h; do
 		if [ "$side" = base ]; then
 			git -C "$LINUX" show "base:$f" >"$src/$f"
@@ -56,7 +61,13 @@ prepare() {
 			git -C "$LINUX" show "series:$f" >"$src/$f"
 		fi
 	done
-	[ "$side" = base ] && rm -f "$src/drivers/infiniband/core/rw_priv.h"
+	if [ "$side" = base ]; then
+		rm -f "$src/drivers/infiniband/core/rw_priv.h"
+	else
+		mkdir -p "$copy"
+		git -C "$LINUX" show base:drivers/infiniband/core/rw.c >"$copy/rw.c"
+		git -C "$LINUX" show base:include/rdma/rw.h >"$copy/rw.h"
+	fi
 	return 0
 }
 
@@ -90,22 +101,22 @@ build() {
 }
 
 run() {
-	local side=$1 round=$2 log=$bench/run-$1-$2.log
+	local round=$1 log=$bench/run-$1.log
 
-	echo "bench: round $round, ib_core_rw_bench on the $side rw.c" \
-		"($batches batches of $batch I/Os per case)"
-	kunit "$side" exec --raw_output=all --timeout=3600 \
+	echo "bench: round $round, ib_core_rw_bench, ours and the base's rw.c" \
+		"($batches batches of $batch I/Os per case and API)"
+	kunit ours exec --raw_output=all --timeout=3600 \
 		--kernel_args="rw_bench_kunit.batch=$batch" \
 		--kernel_args="rw_bench_kunit.batches=$batches" \
 		'ib_core_rw_bench' >"$log" 2>&1 || true
-	# A case whose I/O the rw.c refuses fails and says so in its line;
-	# the table shows it.  The run must get to the end of the suite.
+	# A case whose I/O ours refuses fails and says so in its line; the
+	# table shows it.  The run must get to the end of the suite.
 	if ! grep -qE '^ *(not )?ok [0-9]+ ib_core_rw_bench' "$log"; then
 		tail -n 30 "$log"
-		echo "bench: the $side run did not finish, log in $log" >&2
+		echo "bench: round $round did not finish, log in $log" >&2
 		exit 1
 	fi
-	grep -E '^ *not ok [0-9]+ ' "$log" | sed "s/^ */bench: $side: /" || true
+	grep -E '^ *not ok [0-9]+ ' "$log" | sed "s/^ */bench: /" || true
 }
 
 mkdir -p "$bench"
@@ -115,20 +126,14 @@ build)
 	build base
 	;;
 run)
-	for side in ours base; do
-		[ -x "$bench/obj-$side/linux" ] || {
-			echo "bench: no $side kernel: run bench.sh build" >&2
-			exit 1
-		}
-	done
-	# Alternate the sides, so that a machine that slows down or speeds
-	# up during the run weighs on both alike.
+	[ -x "$bench/obj-ours/linux" ] || {
+		echo "bench: no kernel: run bench.sh build" >&2
+		exit 1
+	}
 	logs=()
 	for round in $(seq "$rounds"); do
-		for side in ours base; do
-			run "$side" "$round"
-			logs+=("$bench/run-$side-$round.log")
-		done
+		run "$round"
+		logs+=("$bench/run-$round.log")
 	done
 	cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)
 	python3 "$here/bench_table.py" "$(uname -srm), $(nproc) x ${cpu:-?}" \

@@ -1,34 +1,36 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0-only
-"""Join the figures of two ib_core_rw_bench runs into one table.
+"""Join the figures of ib_core_rw_bench runs into one table.
 
-usage: bench_table.py <machine> <ours.log> <base.log> [<ours.log> <base.log>]...
+usage: bench_table.py <machine> <round.log>...
        bench_table.py --check <log>
        bench_table.py --e2e <e2e.log>
 
 Each case of the KUnit suite ib_core_rw_bench prints one line
-"rw_bench: key=value ..." (api, profile, dir, pages, buf; ns and floor_ns,
-the medians in nanoseconds per I/O; wqes, mrs, bytes per I/O; or error).
-The first form takes the logs of one or more rounds, a round being a run
-of the kernel with our rw.c and one with the base tree's.  Per case and
-side it keeps the median over the rounds and their spread, (highest -
+"rw_bench: key=value ..." per API (api: sg, bvec, or base, the base
+tree's rw.c built in beside ours; profile, dir, pages, buf; ns and
+floor_ns, the medians in nanoseconds per I/O; wqes, mrs, bytes per I/O;
+or error).  The APIs of a case take their timed batches in turn, in one
+boot.  The first form takes the logs of one or more rounds (boots).  Per
+case it keeps, for each ratio (ours/base, bvec/sg, ours/floor), the
+median over the rounds of that round's ratio, and its spread, (highest -
 lowest) / median, and prints a Markdown table of the sg cases, ours
-against the base with the ratio ours/base, then the bio_vec cases
-against our sg cases on the same buffer, the targets of the benchmark,
-met or missed, and three summary lines:
+against the base, then the bio_vec cases against our sg cases on the same
+buffer, the targets of the benchmark, met or missed, and three summary
+lines:
 
   bench: sg ours/base median X, worst Y, spread Z
   bench: bvec/sg median X, worst Y
   bench: floor ratio median X, worst Y
 
-Z is the median over the sg cases of the larger spread of the two sides;
-a case counts as slower than the base only when ours/base - 1 exceeds
-its spread.  The floor ratio is ours/floor over the sg cases.  Timed
-figures are reported, never failed on.
+Z is the median over the sg cases of the spread of ours/base; a case
+counts as slower than the base only when ours/base - 1 exceeds its
+spread.  The floor ratio is ours/floor over the sg cases.  Timed figures
+are reported, never failed on.
 
 --check (make check) only parses one log, which must hold every case of
-both APIs, each with its figures or the error the API returned; it exits
-non-zero otherwise.
+both of ours' APIs, each with its figures or the error the API returned;
+it exits non-zero otherwise.
 
 --e2e reads the lines of bench.sh e2e ("<side> <round>: PASS e2e: <user>
 <run>: write <MB/s> MB/s <IOPS> IOPS, read ...") and prints, per user,
@@ -109,12 +111,11 @@ def fmt_ratio(r):
     return "-" if r is None else f"{r:.2f}"
 
 
-def merge(paths):
-    """Join the rounds of one side: per case, the figures of its first
-    round with "ns" and "floor_ns" replaced by their medians over the
-    rounds, and "spread" the range of ns over the rounds relative to
-    that median.  A case that one round refused keeps the refusal."""
-    rounds = [parse(p) for p in paths]
+def merge(rounds):
+    """Per case, the figures of its first round with "ns" and "floor_ns"
+    replaced by their medians over the rounds, and the list of each
+    round's figures under "rounds".  A case that one round refused keeps
+    the refusal."""
     cases = {}
     for key in set().union(*rounds):
         figs = [r[key] for r in rounds if key in r]
@@ -123,24 +124,36 @@ def merge(paths):
             cases[key] = next((f for f in figs if "error" in f), figs[0])
             continue
         fig = dict(timed[0])
-        fig["ns"], fig["spread"] = median_spread([float(f["ns"])
-                                                  for f in timed])
+        fig["ns"] = statistics.median(float(f["ns"]) for f in timed)
         fig["floor_ns"] = statistics.median(float(f["floor_ns"])
                                             for f in timed)
+        fig["rounds"] = timed
         cases[key] = fig
     return cases
 
 
-def table(ours_paths, base_paths, machine):
-    ours, base = merge(ours_paths), merge(base_paths)
+def round_ratio(a, b, b_key="ns"):
+    """The median over the rounds of a's ns over b's b_key, each ratio
+    taken within its round, and the spread of those ratios; or None."""
+    if not a or not b or "rounds" not in a or "rounds" not in b:
+        return None
+    ratios = [float(x["ns"]) / float(y[b_key])
+              for x, y in zip(a["rounds"], b["rounds"]) if float(y[b_key])]
+    return median_spread(ratios) if ratios else None
+
+
+def table(paths, machine):
+    cases = merge([parse(p) for p in paths])
+    ours = {k: v for k, v in cases.items() if k[0] != "base"}
+    base = {("sg",) + k[1:]: v for k, v in cases.items() if k[0] == "base"}
     out = []
-    out.append("| profile | dir | pages | buffer | ours ns | spread | base ns "
-               "| spread | ours/base | ours floor ns | ours/floor "
+    out.append("| profile | dir | pages | buffer | ours ns | base ns "
+               "| ours/base | spread | floor ns | ours/floor "
                "| WQEs ours/base | MRs ours/base | bytes ours/base |")
     out.append("| --- | --- | ---: | --- | ---: | ---: | ---: | ---: | ---: "
-               "| ---: | ---: | ---: | ---: | ---: |")
+               "| ---: | ---: | ---: | ---: |")
     ratios, spreads, slower, more_wr, more_mr, missing = [], [], [], [], [], []
-    floors, normed = [], []
+    floors = []
     for k in keys("sg"):
         o, b = ours.get(k), base.get(k)
         name = f"{k[1]} {k[2]} {k[3]} pages {k[4]}"
@@ -148,18 +161,16 @@ def table(ours_paths, base_paths, machine):
             missing.append(f"{name} (ours: {o.get('error') if o else 'no line'})")
         if ns(b) is None:
             missing.append(f"{name} (base: {b.get('error') if b else 'no line'})")
-        r = ratio(ns(o), ns(b))
-        fr = ratio(ns(o), num(o, "floor_ns"))
+        rs = round_ratio(o, b)
+        fr = round_ratio(o, o, "floor_ns")
         if fr is not None:
-            floors.append(fr)
-        if r is not None and num(o, "floor_ns") and num(b, "floor_ns"):
-            normed.append(r * num(b, "floor_ns") / num(o, "floor_ns"))
-        if r is not None:
-            # What the rounds of either side moved by: a ratio inside it
-            # is no difference this run could detect.
-            spread = max(o["spread"], b["spread"])
+            floors.append(fr[0])
+        if rs is not None:
+            r, spread = rs
             ratios.append(r)
             spreads.append(spread)
+            # A ratio within what the rounds moved by is no difference
+            # this run could detect.
             if r - 1 > spread:
                 slower.append(f"{name} ({r:.2f}, spread {spread:.2f})")
         if None not in (num(o, "wqes"), num(b, "wqes")) and \
@@ -170,35 +181,33 @@ def table(ours_paths, base_paths, machine):
             more_mr.append(f"{name} ({o['mrs']} > {b['mrs']})")
         out.append(
             f"| {k[1]} | {k[2]} | {k[3]} | {k[4]} | {fmt(ns(o))} "
-            f"| {fmt_ratio(num(o, 'spread'))} "
             f"| {fmt(ns(b) if b and 'ns' in b else (b or {}).get('error'))} "
-            f"| {fmt_ratio(num(b, 'spread'))} "
-            f"| {fmt_ratio(r)} | {fmt(num(o, 'floor_ns'))} | {fmt_ratio(fr)} "
+            f"| {fmt_ratio(rs and rs[0])} | {fmt_ratio(rs and rs[1])} "
+            f"| {fmt(num(o, 'floor_ns'))} | {fmt_ratio(fr and fr[0])} "
             f"| {fmt(num(o, 'wqes'))}/{fmt(num(b, 'wqes'))} "
             f"| {fmt(num(o, 'mrs'))}/{fmt(num(b, 'mrs'))} "
             f"| {fmt(num(o, 'bytes'))}/{fmt(num(b, 'bytes'))} |")
 
     out.append("")
-    out.append("bio_vec API (ours only), against ours' sg API on the same "
-               "buffer:")
+    out.append("bio_vec API (ours), against ours' sg API on the same buffer:")
     out.append("")
-    out.append("| profile | dir | pages | buffer | bvec ns | spread "
-               "| bvec/sg | floor ns | WQEs bvec/sg | MRs bvec/sg "
+    out.append("| profile | dir | pages | buffer | bvec ns | bvec/sg "
+               "| spread | floor ns | WQEs bvec/sg | MRs bvec/sg "
                "| bytes bvec/sg |")
     out.append("| --- | --- | ---: | --- | ---: | ---: | ---: | ---: | ---: "
                "| ---: | ---: |")
     bv_ratios = []
     for k in keys("bvec"):
         v, s = ours.get(k), ours.get(("sg",) + k[1:])
-        r = ratio(ns(v), ns(s))
-        if r is not None:
-            bv_ratios.append(r)
+        rs = round_ratio(v, s)
+        if rs is not None:
+            bv_ratios.append(rs[0])
         else:
             missing.append(f"bvec {' '.join(map(str, k[1:]))}")
         out.append(
             f"| {k[1]} | {k[2]} | {k[3]} | {k[4]} "
             f"| {fmt(ns(v) if v and 'ns' in v else (v or {}).get('error'))} "
-            f"| {fmt_ratio(num(v, 'spread'))} | {fmt_ratio(r)} "
+            f"| {fmt_ratio(rs and rs[0])} | {fmt_ratio(rs and rs[1])} "
             f"| {fmt(num(v, 'floor_ns'))} "
             f"| {fmt(num(v, 'wqes'))}/{fmt(num(s, 'wqes'))} "
             f"| {fmt(num(v, 'mrs'))}/{fmt(num(s, 'mrs'))} "
@@ -215,18 +224,15 @@ def table(ours_paths, base_paths, machine):
 
     first = next(iter(ours.values()), {})
     out.append("")
-    out.append(f"Machine: {machine}.  Per case and side: the median of "
-               f"{len(ours_paths)} rounds (ours) and {len(base_paths)} "
-               f"(base), each the median of {first.get('batches', '?')} "
-               f"batches of {first.get('batch', '?')} I/Os; spread: "
-               "(highest - lowest) / median of the rounds.")
+    out.append(f"Machine: {machine}.  {len(paths)} rounds (boots); in each, "
+               f"per case and API the median of {first.get('batches', '?')} "
+               f"batches of {first.get('batch', '?')} I/Os, the APIs and "
+               "the floor taking their batches in turn.  A ratio is the "
+               "median over the rounds of the ratio within each round; "
+               "spread: (highest - lowest) / median of those.")
     out.append("")
     out.append(f"- target, ours/base median at most 0.83: "
                f"{verdict(med(ratios) <= 0.83)}")
-    out.append(f"- the same, each side's time divided by its own floor (the "
-               f"same code in both kernels, timed in the same boot and "
-               f"case, so that what moves a whole kernel cancels out): "
-               f"median {med(normed):.2f}, worst {worst(normed):.2f}")
     out.append(f"- target, no case slower than the base beyond its spread: "
                f"{verdict(not slower)}"
                + (f"; {len(slower)} slower: " + ", ".join(slower)
@@ -304,10 +310,8 @@ def main():
         return check(sys.argv[2])
     if len(sys.argv) == 3 and sys.argv[1] == "--e2e":
         return e2e(sys.argv[2])
-    if len(sys.argv) >= 4 and len(sys.argv) % 2 == 0 and \
-            not sys.argv[1].startswith("--"):
-        rounds = sys.argv[2:]
-        return table(rounds[0::2], rounds[1::2], sys.argv[1])
+    if len(sys.argv) >= 3 and not sys.argv[1].startswith("--"):
+        return table(sys.argv[2:], sys.argv[1])
     print(__doc__, file=sys.stderr)
     return 2
 

@@ -16,7 +16,11 @@
  *    control CQ (CCQ) once there is one, and moves CQPTAIL;
  *  - CQARM for the CCQ: the model reads the arm request in its shadow
  *    area; for any other CQ, which the model has not created, it faults;
- *  - WQEALLOC with a QP's ID: the model counts the QP's SQ doorbells.
+ *  - WQEALLOC with a QP's ID: the model counts the QP's SQ doorbells and
+ *    takes the SQ WQEs from its own tail on while their valid bit says the
+ *    current pass of the ring, decodes each into the QP's log, registers
+ *    FAST_REGISTER STags (following their PBLs through the SD table to
+ *    the pages) and invalidates LOCAL_INV ones.
  *
  * Every field is read with this file's own layouts, written from the
  * hardware's WQE, CQE and register formats rather than taken from the
@@ -38,6 +42,8 @@
 #include <linux/io.h>
 #include <linux/log2.h>
 #include <linux/rculist.h>
+#include <linux/sizes.h>
+#include <linux/slab.h>
 
 #include "irdma_hw_model.h"
 #include "../osdep.h"
@@ -110,6 +116,58 @@
 #define HW_SD_CMD_IDX		GENMASK(11, 0)
 #define HW_SD_CMD_WRITE		BIT(31)
 
+/*
+ * An SQ WQE: 1 to 8 quanta of 32 bytes, its header in qword 3.  Fragment
+ * slots are 16 bytes: the first in qwords 0-1, the others from byte 32
+ * on; immediate data takes qword 0 and moves every fragment to byte 32.
+ */
+#define HW_SQ_QUANTUM		32
+#define HW_SQ_QUANTA_MAX	8
+#define HW_SQ_REMSTAG		GENMASK_ULL(31, 0)		/* header */
+#define HW_SQ_ADDFRAGCNT	GENMASK_ULL(41, 38)
+#define HW_SQ_IMMDATA		BIT_ULL(47)
+#define HW_SQ_INLINE_LEN	GENMASK_ULL(55, 48)
+#define HW_SQ_INLINE		BIT_ULL(57)
+#define HW_SQ_READFENCE		BIT_ULL(60)
+#define HW_SQ_LOCALFENCE	BIT_ULL(61)
+#define HW_SQ_SIGCOMPL		BIT_ULL(62)
+#define HW_SQ_FRAG_LEN		GENMASK_ULL(62, 32)	/* fragment qword 1 */
+#define HW_SQ_FRAG_STAG		GENMASK_ULL(31, 0)
+#define HW_SQ_INV_STAG		GENMASK_ULL(31, 0)	/* LOCAL_INV qword 1 */
+/* Inline data: 8 bytes in the first quantum, 31 in each later one */
+#define HW_SQ_INLINE_FIRST	8
+#define HW_SQ_INLINE_MORE	31
+
+/* FAST_REGISTER */
+#define HW_FR_PBLE_HI		GENMASK_ULL(11, 0)		/* qword 1 */
+#define HW_FR_PBL_ADDR		GENMASK_ULL(63, 12)
+#define HW_FR_LEN		GENMASK_ULL(40, 0)		/* qword 2 */
+#define HW_FR_PBLE_LO		GENMASK_ULL(63, 48)
+#define HW_FR_KEY		GENMASK_ULL(7, 0)		/* header */
+#define HW_FR_IDX		GENMASK_ULL(31, 8)
+#define HW_FR_PBL_SIZE		GENMASK_ULL(45, 44)
+#define HW_FR_HPAGE_SIZE	GENMASK_ULL(47, 46)
+#define HW_FR_RIGHTS		GENMASK_ULL(52, 48)
+#define HW_FR_VA_BASED		BIT_ULL(53)
+#define HW_FR_PBLE_LO_BITS	16
+#define HW_PBL_SINGLE		0
+#define HW_PBL_LEVEL1		1
+#define HW_PBL_LEVEL2		3
+
+/*
+ * SD entry data: a DIRECT SD is 2 MiB of backing memory at its address; a
+ * paged one points to a page of 512 PD entries, each the address of a
+ * 4-KiB backing page with bit 0 set.
+ */
+#define HW_SD_VALID		BIT_ULL(0)
+#define HW_SD_DIRECT		BIT_ULL(1)
+#define HW_SD_ADDR		GENMASK_ULL(63, 12)
+#define HW_PD_VALID		BIT_ULL(0)
+#define HW_PD_ADDR		GENMASK_ULL(63, 12)
+#define HW_SD_SPAN		SZ_2M
+#define HW_PD_SPAN		SZ_4K
+#define HW_PBLES_PER_LEAF	512
+
 /* A CCQ CQE: 32 bytes, its valid bit in qword 3 and written last */
 #define HW_CQE_QWORDS		4
 #define HW_CQE_RET		GENMASK_ULL(31, 0)		/* qword 2 */
@@ -135,6 +193,23 @@ struct irdma_hw_stag {
 	bool used;
 	u32 idx;
 	u32 pd;
+	bool registered;
+	struct irdma_hw_mr mr;
+	u64 *pages;
+};
+
+/*
+ * A QP's SQ as the model consumes it: where the mock set it up, the next
+ * quantum the model takes and the valid bit of this pass of the ring, and
+ * the log of decoded WQEs, by the quantum each starts at: the last WQE
+ * taken there.  A WQE has at least one quantum, so a whole pass fits.
+ */
+struct irdma_hw_sq {
+	__le64 *ring;
+	u32 quanta;
+	u32 tail;
+	bool polarity;
+	struct irdma_hw_sq_wqe *log;
 };
 
 /**
@@ -159,12 +234,14 @@ struct irdma_hw_stag {
  * @ccq_check_overflow: the CCQ was created asking for overflow checks
  * @ccq_arms: arm requests of the CCQ for its next completion
  * @sq_dbs: SQ doorbells (WQEALLOC writes), by QP ID
+ * @qp_sqs: the SQs the model knows, by QP ID
  * @nqps: QP IDs the function has
  * @stags: the STag table, by MR object
  * @nstags: its size
  * @stag_obj: the bits of an STag's index field that name its MR object
  * @sds: the SD table, by index
  * @nsds: its size
+ * @pble_fpm: the FPM address of the PBLE object
  * @fail_armed: the next WQE of @fail_opcode fails
  * @fail_opcode: its opcode
  * @fail_maj: the major error code it fails with
@@ -198,6 +275,7 @@ struct irdma_hw_model {
 	u32 ccq_arms;
 
 	u32 *sq_dbs;
+	struct irdma_hw_sq **qp_sqs;
 	u32 nqps;
 
 	struct irdma_hw_stag *stags;
@@ -205,6 +283,7 @@ struct irdma_hw_model {
 	u32 stag_obj;
 	struct irdma_hw_sd *sds;
 	u32 nsds;
+	u64 pble_fpm;
 
 	bool fail_armed;
 	u8 fail_opcode;
@@ -646,14 +725,236 @@ static void irdma_hw_cq_arm(struct irdma_hw_model *hw, u32 cq_id)
 		hw->ccq_arms++;
 }
 
+/* The host address behind an FPM address of the HMC, through its SD */
+static __le64 *irdma_hw_fpm(struct irdma_hw_model *hw, u64 fpm)
+{
+	u64 sd = fpm / HW_SD_SPAN, off = fpm % HW_SD_SPAN, data;
+	__le64 *pd;
+
+	data = sd < hw->nsds ? hw->sds[sd].data : 0;
+	if (!(data & HW_SD_VALID))
+		return NULL;
+	if (data & HW_SD_DIRECT)
+		return irdma_hw_dma(hw, (data & HW_SD_ADDR) + off, sizeof(u64));
+	pd = irdma_hw_dma(hw, data & HW_SD_ADDR, HW_PD_SPAN);
+	if (!pd)
+		return NULL;
+	data = le64_to_cpu(pd[off / HW_PD_SPAN]);
+	if (!(data & HW_PD_VALID))
+		return NULL;
+	return irdma_hw_dma(hw, (data & HW_PD_ADDR) + off % HW_PD_SPAN,
+			    sizeof(u64));
+}
+
+/* PBLE @idx, or U64_MAX where no SD or PD backs it */
+static u64 irdma_hw_pble(struct irdma_hw_model *hw, u64 idx)
+{
+	__le64 *pble = irdma_hw_fpm(hw, hw->pble_fpm + idx * sizeof(u64));
+
+	return pble ? le64_to_cpu(*pble) : U64_MAX;
+}
+
+/* Page @n of a FAST_REGISTER's list, at the level its WQE says */
+static u64 irdma_hw_fr_page(struct irdma_hw_model *hw,
+			    const struct irdma_hw_sq_wqe *w, u32 n)
+{
+	u64 leaf;
+
+	switch (w->fr_pbl_size) {
+	case HW_PBL_SINGLE:
+		return n ? U64_MAX : w->fr_pbl_addr;
+	case HW_PBL_LEVEL1:
+		return irdma_hw_pble(hw, (u64)w->fr_first_pble + n);
+	case HW_PBL_LEVEL2:
+		leaf = irdma_hw_pble(hw, (u64)w->fr_first_pble +
+					 n / HW_PBLES_PER_LEAF);
+		if (leaf == U64_MAX)
+			return U64_MAX;
+		return irdma_hw_pble(hw, leaf + n % HW_PBLES_PER_LEAF);
+	}
+	return U64_MAX;
+}
+
+/* FAST_REGISTER: the STag takes the region and its pages, as of now */
+static void irdma_hw_fast_register(struct irdma_hw_model *hw,
+				   const struct irdma_hw_sq_wqe *w)
+{
+	struct irdma_hw_stag *s = irdma_hw_stag(hw, w->fr_index);
+	u64 psz = (u64)SZ_4K << (9 * w->fr_hpage_size);
+	u32 n, npages;
+
+	if (!s || !s->used || s->idx != w->fr_index) {
+		irdma_hw_fault(hw, "FAST_REGISTER of an STag not allocated");
+		return;
+	}
+	npages = DIV_ROUND_UP_ULL((w->fr_va & (psz - 1)) + w->fr_len, psz);
+	kfree(s->pages);
+	s->pages = kmalloc_array(npages, sizeof(u64), GFP_ATOMIC);
+	if (!s->pages) {
+		irdma_hw_fault(hw, "no memory for an STag's page list");
+		return;
+	}
+	for (n = 0; n < npages; n++) {
+		s->pages[n] = irdma_hw_fr_page(hw, w, n);
+		if (s->pages[n] == U64_MAX)
+			irdma_hw_fault(hw, "a PBL the HMC does not back");
+	}
+	s->registered = true;
+	s->mr = (struct irdma_hw_mr){ .key = w->fr_key, .va = w->fr_va,
+				      .len = w->fr_len, .page_size = psz,
+				      .npages = npages };
+}
+
+static void irdma_hw_local_inv(struct irdma_hw_model *hw, u32 stag)
+{
+	struct irdma_hw_stag *s = irdma_hw_stag(hw, stag >> 8);
+
+	if (s && s->idx == stag >> 8)
+		s->registered = false;
+}
+
+/* Fragment slot @i of an SQ WQE that starts at @q */
+static void irdma_hw_sq_frag(const __le64 *q, u32 i, bool imm,
+			     struct irdma_hw_sge *sge)
+{
+	u32 qw = imm ? 4 + 2 * i : (i ? 2 + 2 * i : 0);
+	u64 ctl = irdma_hw_q(q, qw + 1);
+
+	sge->addr = irdma_hw_q(q, qw);
+	sge->length = FIELD_GET(HW_SQ_FRAG_LEN, ctl);
+	sge->stag = FIELD_GET(HW_SQ_FRAG_STAG, ctl);
+}
+
+/*
+ * The fragments of a READ, WRITE or SEND; ADDFRAGCNT counts the null one
+ * an even number is padded with, which is left out.  Returns the slots.
+ */
+static u32 irdma_hw_sq_frags(const __le64 *q, u64 hdr,
+			     struct irdma_hw_sq_wqe *w)
+{
+	bool imm = hdr & HW_SQ_IMMDATA;
+	u32 slots = FIELD_GET(HW_SQ_ADDFRAGCNT, hdr) + 1, i;
+	u32 frags = slots - imm;
+	struct irdma_hw_sge *last;
+
+	for (i = 0; i < frags && i < IRDMA_HW_SQ_FRAGS; i++)
+		irdma_hw_sq_frag(q, i, imm, &w->frag[i]);
+	w->num_frags = i;
+	last = &w->frag[i - 1];
+	if (i > 1 && !last->addr && !last->length && !last->stag)
+		w->num_frags--;
+	return slots;
+}
+
+/* Quanta of an inline WQE: the data after the first 8 bytes, 31 a quantum */
+static u32 irdma_hw_inline_quanta(u64 hdr)
+{
+	u32 len = FIELD_GET(HW_SQ_INLINE_LEN, hdr);
+
+	if (len <= HW_SQ_INLINE_FIRST)
+		return 1;
+	return 1 + DIV_ROUND_UP(len - HW_SQ_INLINE_FIRST, HW_SQ_INLINE_MORE);
+}
+
+static void irdma_hw_decode_fr(const __le64 *q, u64 hdr,
+			       struct irdma_hw_sq_wqe *w)
+{
+	u64 q1 = irdma_hw_q(q, 1), q2 = irdma_hw_q(q, 2);
+
+	w->fr_va = irdma_hw_q(q, 0);
+	w->fr_len = FIELD_GET(HW_FR_LEN, q2);
+	w->fr_first_pble = FIELD_GET(HW_FR_PBLE_LO, q2) |
+			   FIELD_GET(HW_FR_PBLE_HI, q1) << HW_FR_PBLE_LO_BITS;
+	w->fr_pbl_addr = q1 & HW_FR_PBL_ADDR;
+	w->fr_key = FIELD_GET(HW_FR_KEY, hdr);
+	w->fr_index = FIELD_GET(HW_FR_IDX, hdr);
+	w->fr_rights = FIELD_GET(HW_FR_RIGHTS, hdr);
+	w->fr_va_based = hdr & HW_FR_VA_BASED;
+	w->fr_pbl_size = FIELD_GET(HW_FR_PBL_SIZE, hdr);
+	w->fr_hpage_size = FIELD_GET(HW_FR_HPAGE_SIZE, hdr);
+}
+
+/* The per-opcode fields of an SQ WQE and its length; false if unknown */
+static bool irdma_hw_decode_sq(const __le64 *q, u64 hdr,
+			       struct irdma_hw_sq_wqe *w)
+{
+	w->quanta = 1;
+	switch (w->opcode) {
+	case IRDMA_HW_SQ_OP_RDMA_WRITE:
+	case IRDMA_HW_SQ_OP_RDMA_WRITE_SOL:
+	case IRDMA_HW_SQ_OP_RDMA_READ:
+	case IRDMA_HW_SQ_OP_READ_LOC_INV:
+		w->rem_stag = FIELD_GET(HW_SQ_REMSTAG, hdr);
+		w->rem_to = irdma_hw_q(q, 2);
+		fallthrough;
+	case IRDMA_HW_SQ_OP_SEND ... IRDMA_HW_SQ_OP_SEND_SOL_INV:
+		if (hdr & HW_SQ_INLINE)
+			w->quanta = irdma_hw_inline_quanta(hdr);
+		else
+			w->quanta = (irdma_hw_sq_frags(q, hdr, w) + 2) / 2;
+		return w->quanta <= HW_SQ_QUANTA_MAX;
+	case IRDMA_HW_SQ_OP_FAST_REGISTER:
+		irdma_hw_decode_fr(q, hdr, w);
+		return true;
+	case IRDMA_HW_SQ_OP_LOCAL_INV:
+		w->inv_stag = FIELD_GET(HW_SQ_INV_STAG, irdma_hw_q(q, 1));
+		return true;
+	case IRDMA_HW_SQ_OP_NOP:
+		return true;
+	}
+	return false;
+}
+
+/* Takes the WQE at the SQ's tail if it is there; false if not */
+static bool irdma_hw_sq_step(struct irdma_hw_model *hw, struct irdma_hw_sq *sq)
+{
+	const __le64 *q = sq->ring + sq->tail * (HW_SQ_QUANTUM / 8);
+	struct irdma_hw_sq_wqe *w;
+	u64 hdr = irdma_hw_q(q, 3);
+
+	if (!!(hdr & HW_WQE_VALID) != sq->polarity)
+		return false;
+	w = &sq->log[sq->tail];
+	*w = (struct irdma_hw_sq_wqe){
+		.idx = sq->tail,
+		.opcode = FIELD_GET(HW_WQE_OPCODE, hdr),
+		.valid = sq->polarity,
+		.signaled = hdr & HW_SQ_SIGCOMPL,
+		.read_fence = hdr & HW_SQ_READFENCE,
+		.local_fence = hdr & HW_SQ_LOCALFENCE,
+	};
+	if (!irdma_hw_decode_sq(q, hdr, w) ||
+	    sq->tail + w->quanta > sq->quanta) {
+		irdma_hw_fault(hw, "an SQ WQE the model cannot decode");
+		w->quanta = 0;
+		return false;
+	}
+	if (w->opcode == IRDMA_HW_SQ_OP_FAST_REGISTER)
+		irdma_hw_fast_register(hw, w);
+	else if (w->opcode == IRDMA_HW_SQ_OP_LOCAL_INV)
+		irdma_hw_local_inv(hw, w->inv_stag);
+	sq->tail += w->quanta;
+	if (sq->tail == sq->quanta) {
+		sq->tail = 0;
+		sq->polarity = !sq->polarity;
+	}
+	return true;
+}
+
 /* WQEALLOC written: a QP has new WQEs in its SQ */
 static void irdma_hw_sq_doorbell(struct irdma_hw_model *hw, u32 qp_id)
 {
-	if (qp_id >= hw->nqps) {
-		irdma_hw_fault(hw, "WQEALLOC rung for a QP the function lacks");
+	struct irdma_hw_sq *sq;
+	u32 n;
+
+	if (qp_id >= hw->nqps || !hw->qp_sqs[qp_id]) {
+		irdma_hw_fault(hw, "WQEALLOC rung for a QP the model lacks");
 		return;
 	}
 	hw->sq_dbs[qp_id]++;
+	sq = hw->qp_sqs[qp_id];
+	for (n = 0; n < sq->quanta && irdma_hw_sq_step(hw, sq); n++)
+		;
 }
 
 static void irdma_hw_reg_written(struct irdma_hw_model *hw, u32 reg, u32 val)
@@ -704,6 +1005,7 @@ static void irdma_hw_model_destroy(void *data)
 	struct irdma_hw_model *hw = data;
 	unsigned long flags;
 	bool last;
+	u32 i;
 
 	spin_lock_irqsave(&irdma_hw_lock, flags);
 	list_del(&hw->node);
@@ -716,6 +1018,8 @@ static void irdma_hw_model_destroy(void *data)
 		synchronize_rcu();
 	KUNIT_EXPECT_NULL_MSG(hw->test, hw->fault, "model fault: %s",
 			      hw->fault);
+	for (i = 0; i < hw->nstags; i++)
+		kfree(hw->stags[i].pages);
 }
 
 /* The model reaches DMA memory through the linear map: check that it can */
@@ -766,9 +1070,13 @@ struct irdma_hw_model *irdma_hw_model_create(struct kunit *test,
 	hw->nqps = p->qps;
 	hw->sq_dbs = kunit_kcalloc(test, p->qps, sizeof(*hw->sq_dbs),
 				   GFP_KERNEL);
+	hw->qp_sqs = kunit_kcalloc(test, p->qps, sizeof(*hw->qp_sqs),
+				   GFP_KERNEL);
+	hw->pble_fpm = p->pble_fpm;
 	KUNIT_ASSERT_NOT_NULL(test, hw->stags);
 	KUNIT_ASSERT_NOT_NULL(test, hw->sds);
 	KUNIT_ASSERT_NOT_NULL(test, hw->sq_dbs);
+	KUNIT_ASSERT_NOT_NULL(test, hw->qp_sqs);
 
 	spin_lock_irqsave(&irdma_hw_lock, flags);
 	list_add(&hw->node, &irdma_hw_models);
@@ -954,4 +1262,139 @@ bool irdma_hw_model_cqp_up(struct irdma_hw_model *hw)
 	up = hw->cqp_up;
 	spin_unlock_irqrestore(&irdma_hw_lock, flags);
 	return up;
+}
+
+static void irdma_hw_kvfree(void *p)
+{
+	kvfree(p);
+}
+
+/**
+ * irdma_hw_model_add_sq - give the model a QP's SQ, as QP create would
+ * @hw: the model
+ * @qp_id: the QP's ID
+ * @sq_pa: the SQ ring's DMA address
+ * @quanta: its size in 32-byte quanta
+ * @start: the first quantum the driver posts to; the ones before it the
+ *	hardware consumed on the way to RTS
+ *
+ * The model takes the SQ's WQEs from @start on, the first pass of the
+ * ring with valid bit 1.
+ */
+void irdma_hw_model_add_sq(struct irdma_hw_model *hw, u32 qp_id, u64 sq_pa,
+			   u32 quanta, u32 start)
+{
+	struct kunit *test = hw->test;
+	struct irdma_hw_sq *sq;
+	unsigned long flags;
+	int ret;
+
+	KUNIT_ASSERT_LT(test, qp_id, hw->nqps);
+	KUNIT_ASSERT_LT(test, start, quanta);
+	sq = kunit_kzalloc(test, sizeof(*sq), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, sq);
+	sq->log = kvcalloc(quanta, sizeof(*sq->log), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, sq->log);
+	ret = kunit_add_action_or_reset(test, irdma_hw_kvfree, sq->log);
+	KUNIT_ASSERT_EQ(test, ret, 0);
+	sq->ring = irdma_hw_dma(hw, sq_pa, (size_t)quanta * HW_SQ_QUANTUM);
+	KUNIT_ASSERT_NOT_NULL(test, sq->ring);
+	sq->quanta = quanta;
+	sq->tail = start;
+	sq->polarity = true;
+	spin_lock_irqsave(&irdma_hw_lock, flags);
+	hw->qp_sqs[qp_id] = sq;
+	spin_unlock_irqrestore(&irdma_hw_lock, flags);
+}
+
+/**
+ * irdma_hw_model_sq_wqe - read the last WQE the model took at an SQ index
+ * @hw: the model
+ * @qp_id: the QP's ID
+ * @idx: the WQE's index in the SQ, in quanta
+ * @wqe: where to copy it
+ *
+ * Return: true if the model took a WQE that started at @idx.
+ */
+bool irdma_hw_model_sq_wqe(struct irdma_hw_model *hw, u32 qp_id, u32 idx,
+			   struct irdma_hw_sq_wqe *wqe)
+{
+	struct irdma_hw_sq *sq;
+	unsigned long flags;
+	bool found;
+
+	spin_lock_irqsave(&irdma_hw_lock, flags);
+	sq = qp_id < hw->nqps ? hw->qp_sqs[qp_id] : NULL;
+	found = sq && idx < sq->quanta && sq->log[idx].quanta;
+	if (found)
+		*wqe = sq->log[idx];
+	spin_unlock_irqrestore(&irdma_hw_lock, flags);
+	return found;
+}
+
+/**
+ * irdma_hw_model_sq_tail - the next SQ quantum the model takes
+ * @hw: the model
+ * @qp_id: the QP's ID
+ *
+ * Return: the index, or U32_MAX for a QP the model has no SQ of.
+ */
+u32 irdma_hw_model_sq_tail(struct irdma_hw_model *hw, u32 qp_id)
+{
+	unsigned long flags;
+	u32 tail = U32_MAX;
+
+	spin_lock_irqsave(&irdma_hw_lock, flags);
+	if (qp_id < hw->nqps && hw->qp_sqs[qp_id])
+		tail = hw->qp_sqs[qp_id]->tail;
+	spin_unlock_irqrestore(&irdma_hw_lock, flags);
+	return tail;
+}
+
+/**
+ * irdma_hw_model_mr - look a fast-registered STag up
+ * @hw: the model
+ * @idx: the STag's index, its upper 24 bits
+ * @mr: where to copy what FAST_REGISTER gave it
+ *
+ * Return: true if the STag is allocated and registered, not invalidated.
+ */
+bool irdma_hw_model_mr(struct irdma_hw_model *hw, u32 idx,
+		       struct irdma_hw_mr *mr)
+{
+	struct irdma_hw_stag *s;
+	unsigned long flags;
+	bool reg;
+
+	spin_lock_irqsave(&irdma_hw_lock, flags);
+	s = irdma_hw_stag(hw, idx);
+	reg = s && s->used && s->idx == idx && s->registered;
+	if (reg)
+		*mr = s->mr;
+	spin_unlock_irqrestore(&irdma_hw_lock, flags);
+	return reg;
+}
+
+/**
+ * irdma_hw_model_mr_page - a page of a fast-registered STag
+ * @hw: the model
+ * @idx: the STag's index, its upper 24 bits
+ * @n: the page's place in the region
+ *
+ * Return: the page's address as the model followed it through the PBL
+ * when the STag was registered, or U64_MAX.
+ */
+u64 irdma_hw_model_mr_page(struct irdma_hw_model *hw, u32 idx, u32 n)
+{
+	struct irdma_hw_stag *s;
+	unsigned long flags;
+	u64 page = U64_MAX;
+
+	spin_lock_irqsave(&irdma_hw_lock, flags);
+	s = irdma_hw_stag(hw, idx);
+	if (s && s->used && s->idx == idx && s->registered &&
+	    n < s->mr.npages)
+		page = s->pages[n];
+	spin_unlock_irqrestore(&irdma_hw_lock, flags);
+	return page;
 }

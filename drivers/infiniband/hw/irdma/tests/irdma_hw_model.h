@@ -19,6 +19,20 @@ struct kunit;
 #define IRDMA_HW_OP_UPDATE_PE_SDS	0x1f
 #define IRDMA_HW_OP_MAX			0x40
 
+/* SQ WQE opcodes the model knows, from the E810's SQ WQE format */
+#define IRDMA_HW_SQ_OP_RDMA_WRITE	0x00
+#define IRDMA_HW_SQ_OP_RDMA_READ	0x01
+#define IRDMA_HW_SQ_OP_SEND		0x03
+#define IRDMA_HW_SQ_OP_SEND_SOL_INV	0x06
+#define IRDMA_HW_SQ_OP_FAST_REGISTER	0x09
+#define IRDMA_HW_SQ_OP_LOCAL_INV	0x0a
+#define IRDMA_HW_SQ_OP_READ_LOC_INV	0x0b
+#define IRDMA_HW_SQ_OP_NOP		0x0c
+#define IRDMA_HW_SQ_OP_RDMA_WRITE_SOL	0x0d
+
+/* Fragment slots of an SQ WQE: 13 SGEs, immediate data or padding */
+#define IRDMA_HW_SQ_FRAGS		15
+
 /* Decoded CQP WQEs the model keeps, the last ones */
 #define IRDMA_HW_LOG_LEN		64
 /* SD entries an UPDATE_PE_SDS WQE carries in its own qwords */
@@ -107,6 +121,85 @@ struct irdma_hw_wqe {
 };
 
 /**
+ * struct irdma_hw_sge - a fragment of an SQ WQE
+ * @addr: its tagged offset
+ * @length: its length
+ * @stag: the STag it is under
+ */
+struct irdma_hw_sge {
+	u64 addr;
+	u32 length;
+	u32 stag;
+};
+
+/**
+ * struct irdma_hw_sq_wqe - an SQ WQE as the model decoded it
+ * @idx: its index in the SQ, in 32-byte quanta
+ * @quanta: its length in quanta, from its own fields
+ * @opcode: IRDMA_HW_SQ_OP_*
+ * @valid: the valid bit it was written with
+ * @signaled: it asks for a completion
+ * @read_fence: it waits for earlier RDMA READs
+ * @local_fence: it waits for all earlier WQEs
+ * @rem_stag: RDMA READ / WRITE: the remote STag
+ * @rem_to: RDMA READ / WRITE: the remote tagged offset
+ * @num_frags: RDMA READ / WRITE / SEND: local fragments, padding left out
+ * @frag: the fragments
+ * @inv_stag: LOCAL_INV: the STag it invalidates
+ * @fr_va: FAST_REGISTER: the base VA
+ * @fr_len: FAST_REGISTER: the region's length
+ * @fr_key: FAST_REGISTER: the STag's key, its low 8 bits
+ * @fr_index: FAST_REGISTER: the STag's index, its upper 24 bits
+ * @fr_rights: FAST_REGISTER: the access rights
+ * @fr_va_based: FAST_REGISTER: tagged offsets are VAs
+ * @fr_pbl_size: FAST_REGISTER: 0 a single page in @fr_pbl_addr, 1 a
+ *	level-1 PBL from @fr_first_pble, 3 a level-2 root at @fr_first_pble
+ * @fr_hpage_size: FAST_REGISTER: 0 4 KiB, 1 2 MiB, 2 1 GiB pages
+ * @fr_first_pble: FAST_REGISTER: the HMC index of the first PBLE
+ * @fr_pbl_addr: FAST_REGISTER: the single page's address
+ */
+struct irdma_hw_sq_wqe {
+	u32 idx;
+	u8 quanta;
+	u8 opcode;
+	bool valid;
+	bool signaled;
+	bool read_fence;
+	bool local_fence;
+	u32 rem_stag;
+	u64 rem_to;
+	u32 num_frags;
+	struct irdma_hw_sge frag[IRDMA_HW_SQ_FRAGS];
+	u32 inv_stag;
+	u64 fr_va;
+	u64 fr_len;
+	u8 fr_key;
+	u32 fr_index;
+	u8 fr_rights;
+	bool fr_va_based;
+	u8 fr_pbl_size;
+	u8 fr_hpage_size;
+	u32 fr_first_pble;
+	u64 fr_pbl_addr;
+};
+
+/**
+ * struct irdma_hw_mr - a fast-registered STag, as the model keeps it
+ * @key: the key it was registered with
+ * @va: its base VA
+ * @len: its length
+ * @page_size: the size of its pages
+ * @npages: the pages it spans
+ */
+struct irdma_hw_mr {
+	u8 key;
+	u64 va;
+	u64 len;
+	u64 page_size;
+	u32 npages;
+};
+
+/**
  * struct irdma_hw_model_params - what the model is a model of
  * @bar: BAR0 of the function: the registers the driver writes and reads
  * @bar_len: its length
@@ -114,6 +207,7 @@ struct irdma_hw_wqe {
  * @stags: STag indexes, the size of the function's MR object
  * @sds: SD entries of the function's HMC
  * @qps: QP IDs, the size of the function's QP object
+ * @pble_fpm: the FPM address of the function's PBLE object
  */
 struct irdma_hw_model_params {
 	void *bar;
@@ -122,6 +216,7 @@ struct irdma_hw_model_params {
 	u32 stags;
 	u32 sds;
 	u32 qps;
+	u64 pble_fpm;
 };
 
 struct irdma_hw_model *irdma_hw_model_create(struct kunit *test,
@@ -138,5 +233,13 @@ bool irdma_hw_model_sd(struct irdma_hw_model *hw, u32 idx,
 u32 irdma_hw_model_ccq_arms(struct irdma_hw_model *hw);
 u32 irdma_hw_model_sq_doorbells(struct irdma_hw_model *hw, u32 qp_id);
 bool irdma_hw_model_cqp_up(struct irdma_hw_model *hw);
+void irdma_hw_model_add_sq(struct irdma_hw_model *hw, u32 qp_id, u64 sq_pa,
+			   u32 quanta, u32 start);
+bool irdma_hw_model_sq_wqe(struct irdma_hw_model *hw, u32 qp_id, u32 idx,
+			   struct irdma_hw_sq_wqe *wqe);
+u32 irdma_hw_model_sq_tail(struct irdma_hw_model *hw, u32 qp_id);
+bool irdma_hw_model_mr(struct irdma_hw_model *hw, u32 idx,
+		       struct irdma_hw_mr *mr);
+u64 irdma_hw_model_mr_page(struct irdma_hw_model *hw, u32 idx, u32 n);
 
 #endif /* IRDMA_HW_MODEL_H */

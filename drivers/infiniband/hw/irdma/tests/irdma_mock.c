@@ -121,6 +121,13 @@ static void irdma_mock_free_rsrc(void *data)
 	bitmap_free(rf->allocated_ws_nodes);
 }
 
+/* The PBLE object's FPM address: the head pages end its first SD */
+static u64 irdma_mock_pble_fpm(const struct irdma_mock_params *p)
+{
+	return (u64)(IRDMA_MOCK_PBLE_SD + 1) * IRDMA_HMC_DIRECT_BP_SIZE -
+	       (u64)p->pble_head_pages * IRDMA_HMC_PAGED_BP_SIZE;
+}
+
 /* The HMC object counts irdma_initialize_hw_rsrc() sizes the bitmaps by */
 static void irdma_mock_setup_hmc(struct irdma_mock *mock,
 				 const struct irdma_mock_params *p)
@@ -140,11 +147,7 @@ static void irdma_mock_setup_hmc(struct irdma_mock *mock,
 	obj[IRDMA_HMC_IW_ARP].cnt = IRDMA_MOCK_OBJ_CNT;
 	obj[IRDMA_HMC_IW_FSIAV].cnt = IRDMA_MOCK_OBJ_CNT;
 	obj[IRDMA_HMC_IW_MR].cnt = p->max_mr;
-	/* The PBLE object ends its first SD with the head pages */
-	obj[IRDMA_HMC_IW_PBLE].base = (u64)(IRDMA_MOCK_PBLE_SD + 1) *
-				      IRDMA_HMC_DIRECT_BP_SIZE -
-				      (u64)p->pble_head_pages *
-				      IRDMA_HMC_PAGED_BP_SIZE;
+	obj[IRDMA_HMC_IW_PBLE].base = irdma_mock_pble_fpm(p);
 	obj[IRDMA_HMC_IW_PBLE].cnt = (p->pble_head_pages +
 				      p->pble_tail_pages) * PBLE_PER_PAGE;
 	obj[IRDMA_HMC_IW_PBLE].size = sizeof(u64);
@@ -511,6 +514,7 @@ struct irdma_mock *irdma_mock_create(struct kunit *test,
 	hp.stags = p.max_mr;
 	hp.sds = IRDMA_MOCK_SD_CNT;
 	hp.qps = IRDMA_MOCK_OBJ_CNT;
+	hp.pble_fpm = irdma_mock_pble_fpm(&p);
 	mock->hw = irdma_hw_model_create(test, &hp);
 	rf->gen_ops.request_reset = irdma_mock_request_reset;
 
@@ -760,6 +764,9 @@ struct irdma_qp *irdma_mock_create_qp(struct irdma_mock *mock,
 	info.vsi = &mock->iwdev->vsi;
 	ret = irdma_sc_qp_init(&iwqp->sc_qp, &info);
 	KUNIT_ASSERT_EQ(test, ret, 0);
+	/* The hardware took the connection WQEs before the driver's head */
+	irdma_hw_model_add_sq(mock->hw, qp_num, info.sq_pa, uk->sq_depth,
+			      IRDMA_RING_CURRENT_HEAD(iwqp->sc_qp.qp_uk.sq_ring));
 
 	iwqp->iwdev = mock->iwdev;
 	iwqp->iwpd = &mock->pd;

@@ -942,23 +942,28 @@ int irdma_mock_sq_wqe(struct irdma_qp *iwqp, u32 idx,
 }
 
 /**
- * irdma_mock_sq_next_wqe - decode the next WQE of an SQ that is not a NOP
+ * irdma_mock_sq_next_wqe - the next WQE the hardware took that is not a NOP
  * @iwqp: a mock QP
  * @idx: where to start, in quanta
- * @wqe: where to decode it
+ * @wqe: where to copy the model's decoding of it
  *
  * Skips the NOPs the driver writes so that no WQE crosses an 8-quanta
- * chunk of the ring.
+ * chunk of the ring.  Reads the model's log of the QP's SQ: what it
+ * decoded on the doorbells, with its own field layouts.
  *
- * Return: the WQE's index in the ring, or -EINVAL if the ring ends first.
+ * Return: the WQE's index in the ring, or -ENOENT if the model took no
+ * WQE at one of the indexes on the way.
  */
 int irdma_mock_sq_next_wqe(struct irdma_qp *iwqp, u32 idx,
-			   struct irdma_mock_wqe *wqe)
+			   struct irdma_hw_sq_wqe *wqe)
 {
-	for (;; idx++) {
-		if (irdma_mock_sq_wqe(iwqp, idx, wqe))
-			return -EINVAL;
-		if (wqe->opcode != IRDMAQP_OP_NOP)
+	struct irdma_mock *mock = irdma_mock_from_rf(iwqp->iwdev->rf);
+	struct irdma_qp_uk *uk = &iwqp->sc_qp.qp_uk;
+
+	for (;; idx = (idx + wqe->quanta) % IRDMA_RING_SIZE(uk->sq_ring)) {
+		if (!irdma_hw_model_sq_wqe(mock->hw, uk->qp_id, idx, wqe))
+			return -ENOENT;
+		if (wqe->opcode != IRDMA_HW_SQ_OP_NOP)
 			return idx;
 	}
 }

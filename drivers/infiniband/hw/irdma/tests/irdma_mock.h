@@ -9,6 +9,7 @@
 #include "../main.h"
 
 struct irdma_hw_model;
+struct irdma_hw_sq_wqe;
 struct kunit;
 
 /**
@@ -165,6 +166,6 @@ void irdma_mock_sq_hw_caught_up(struct irdma_qp *iwqp);
 int irdma_mock_sq_wqe(struct irdma_qp *iwqp, u32 idx,
 		      struct irdma_mock_wqe *wqe);
 int irdma_mock_sq_next_wqe(struct irdma_qp *iwqp, u32 idx,
-			   struct irdma_mock_wqe *wqe);
+			   struct irdma_hw_sq_wqe *wqe);
 
 #endif /* IRDMA_MOCK_H */

@@ -91,7 +91,7 @@ static u32 sq_head(struct rw_env *env)
 
 /* The next WQE at or after @idx that is not a NOP, and its index */
 static u32 next_wqe(struct kunit *test, struct rw_env *env, u32 idx,
-		    struct irdma_mock_wqe *wqe)
+		    struct irdma_hw_sq_wqe *wqe)
 {
 	int at = irdma_mock_sq_next_wqe(env->iwqp, idx, wqe);
 
@@ -164,25 +164,27 @@ static u64 sg_addr(struct rw_env *env, u32 i)
 }
 
 /*
- * One MR of an iWARP READ, from SQ index @idx: a FAST_REGISTER, of a
- * STag the hardware allocated to the QP's PD, with remote write access
- * of @pages pages from sg entry @page, whose PBLEs
- * hold their DMA addresses, then an RDMA_READ_WITH_INV of the remote
- * buffer at @remote into the whole MR.  Returns the index after them.
+ * One MR of an iWARP READ, from SQ index @idx, as the hardware decoded
+ * it: a FAST_REGISTER, of a STag the hardware allocated to the QP's PD,
+ * with remote write access of @pages pages from sg entry @page, which
+ * the hardware found through the PBL, then an RDMA_READ_WITH_INV of the
+ * remote buffer at @remote into the whole MR.  Returns the index after
+ * them.
  */
 static u32 expect_mr_read(struct kunit *test, struct rw_env *env, u32 idx,
 			  struct ib_mr *mr, u32 page, u32 pages, u64 remote,
 			  bool last)
 {
-	struct irdma_mock_wqe wqe;
+	struct irdma_hw_model *hw = env->mock->hw;
+	struct irdma_hw_sq_wqe wqe;
+	struct irdma_hw_mr reg;
 	u32 p, pd, bad = 0;
 
 	idx = next_wqe(test, env, idx, &wqe);
-	KUNIT_EXPECT_EQ(test, wqe.opcode, IRDMAQP_OP_FAST_REGISTER);
+	KUNIT_EXPECT_EQ(test, wqe.opcode, IRDMA_HW_SQ_OP_FAST_REGISTER);
 	KUNIT_EXPECT_EQ(test, wqe.fr_index, mr->rkey >> IRDMA_CQPSQ_STAG_IDX_S);
 	KUNIT_EXPECT_EQ(test, wqe.fr_key, mr->rkey & 0xff);
-	KUNIT_ASSERT_TRUE(test, irdma_hw_model_stag(env->mock->hw,
-						    wqe.fr_index, &pd));
+	KUNIT_ASSERT_TRUE(test, irdma_hw_model_stag(hw, wqe.fr_index, &pd));
 	KUNIT_EXPECT_EQ(test, pd, env->mock->pd.sc_pd.pd_id);
 	KUNIT_EXPECT_EQ(test, wqe.fr_rights, IRDMA_ACCESS_FLAGS_LOCALREAD |
 			IRDMA_ACCESS_FLAGS_LOCALWRITE |
@@ -194,19 +196,24 @@ static u32 expect_mr_read(struct kunit *test, struct rw_env *env, u32 idx,
 	if (pages == 1)
 		KUNIT_EXPECT_EQ(test, wqe.fr_pbl_addr, sg_addr(env, page));
 	KUNIT_EXPECT_EQ(test, to_iwmr(mr)->npages, pages);
+	/* What the hardware registered, its pages followed through the PBL */
+	KUNIT_ASSERT_TRUE(test, irdma_hw_model_mr(hw, wqe.fr_index, &reg));
+	KUNIT_EXPECT_EQ(test, reg.va, mr->iova);
+	KUNIT_EXPECT_EQ(test, reg.len, mr->length);
+	KUNIT_ASSERT_EQ(test, reg.npages, pages);
 	for (p = 0; p < pages; p++)
-		bad += irdma_mock_mr_page(env->mock, mr, p) !=
+		bad += irdma_hw_model_mr_page(hw, wqe.fr_index, p) !=
 		       sg_addr(env, page + p);
 	KUNIT_EXPECT_EQ(test, bad, 0);
 
 	idx = next_wqe(test, env, idx + wqe.quanta, &wqe);
-	KUNIT_EXPECT_EQ(test, wqe.opcode, IRDMAQP_OP_RDMA_READ_LOC_INV);
+	KUNIT_EXPECT_EQ(test, wqe.opcode, IRDMA_HW_SQ_OP_READ_LOC_INV);
 	KUNIT_EXPECT_EQ(test, wqe.rem_stag, REMOTE_KEY);
 	KUNIT_EXPECT_EQ(test, wqe.rem_to, remote);
 	KUNIT_ASSERT_EQ(test, wqe.num_frags, 1);
 	KUNIT_EXPECT_EQ(test, wqe.frag[0].addr, mr->iova);
 	KUNIT_EXPECT_EQ(test, wqe.frag[0].length, mr->length);
-	KUNIT_EXPECT_EQ(test, wqe.frag[0].lkey, mr->lkey);
+	KUNIT_EXPECT_EQ(test, wqe.frag[0].stag, mr->lkey);
 	KUNIT_EXPECT_EQ(test, wqe.signaled, last);
 	return idx + wqe.quanta;
 }
@@ -221,6 +228,7 @@ static void irdma_rw_read_registers(struct kunit *test)
 	const struct rw_case *c = test->param_value;
 	struct rw_env *env = rw_env_create(test, c->npages);
 	u32 nr_mrs = DIV_ROUND_UP(c->npages, RW_PAGES_PER_MR);
+	u32 qp_id = env->iwqp->sc_qp.qp_uk.qp_id;
 	u32 keys[RW_POOL_MRS] = {};
 	struct rdma_rw_ctx ctx;
 	u32 io, m, idx, page, pages;
@@ -254,6 +262,8 @@ static void irdma_rw_read_registers(struct kunit *test)
 		KUNIT_EXPECT_EQ(test, remote, REMOTE_ADDR +
 				c->npages * PAGE_SIZE - c->offset);
 		KUNIT_EXPECT_EQ(test, idx, sq_head(env));
+		KUNIT_EXPECT_EQ(test, irdma_hw_model_sq_tail(env->mock->hw,
+							     qp_id), idx);
 		irdma_mock_sq_hw_caught_up(env->iwqp);
 		rdma_rw_ctx_destroy(&ctx, env->qp, 1, env->sgt.sgl, c->npages,
 				    DMA_FROM_DEVICE);
@@ -275,7 +285,7 @@ static void irdma_rw_write_sges(struct kunit *test)
 	u32 max_sge = env->qp->max_write_sge;
 	u32 nr_wrs = DIV_ROUND_UP(c->npages, max_sge);
 	u32 lkey = env->qp->pd->local_dma_lkey;
-	struct irdma_mock_wqe wqe;
+	struct irdma_hw_sq_wqe wqe;
 	struct rdma_rw_ctx ctx;
 	u32 w, f, page, idx;
 	u64 remote, expect;
@@ -290,7 +300,7 @@ static void irdma_rw_write_sges(struct kunit *test)
 	remote = REMOTE_ADDR;
 	for (w = 0, page = 0; w < nr_wrs; w++) {
 		idx = next_wqe(test, env, idx, &wqe);
-		KUNIT_EXPECT_EQ(test, wqe.opcode, IRDMAQP_OP_RDMA_WRITE);
+		KUNIT_EXPECT_EQ(test, wqe.opcode, IRDMA_HW_SQ_OP_RDMA_WRITE);
 		KUNIT_EXPECT_EQ(test, wqe.rem_stag, REMOTE_KEY);
 		KUNIT_EXPECT_EQ(test, wqe.rem_to, remote);
 		KUNIT_EXPECT_EQ(test, wqe.signaled, w == nr_wrs - 1);
@@ -301,7 +311,7 @@ static void irdma_rw_write_sges(struct kunit *test)
 			KUNIT_EXPECT_EQ(test, wqe.frag[f].addr, expect);
 			KUNIT_EXPECT_EQ(test, wqe.frag[f].length,
 					PAGE_SIZE - (page ? 0 : c->offset));
-			KUNIT_EXPECT_EQ(test, wqe.frag[f].lkey, lkey);
+			KUNIT_EXPECT_EQ(test, wqe.frag[f].stag, lkey);
 			remote += wqe.frag[f].length;
 		}
 		idx += wqe.quanta;

@@ -396,9 +396,11 @@ static u32 post(struct kunit *test, struct irdma_qp *iwqp,
 	return head;
 }
 
-/* Decode the first WQE at or after @idx that is not a NOP; its index */
+/* The hardware's decoding of the first WQE at or after @idx that is not
+ * a NOP; its index
+ */
 static u32 decode(struct kunit *test, struct irdma_qp *iwqp, u32 idx,
-		  struct irdma_mock_wqe *wqe)
+		  struct irdma_hw_sq_wqe *wqe)
 {
 	int at = irdma_mock_sq_next_wqe(iwqp, idx, wqe);
 
@@ -480,8 +482,9 @@ static void fastreg_post_reg_mr(struct kunit *test)
 		.mr = mr,
 		.access = c->access,
 	};
-	struct irdma_mock_wqe wqe;
-	u32 head;
+	struct irdma_hw_sq_wqe wqe;
+	struct irdma_hw_mr hw;
+	u32 head, i, bad = 0;
 
 	KUNIT_ASSERT_EQ(test, ib_map_mr_sg(mr, sgl, c->nents, NULL,
 					   c->page_size), c->nents);
@@ -491,7 +494,7 @@ static void fastreg_post_reg_mr(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, sq_doorbells(iwqp), 1);
 
 	decode(test, iwqp, head, &wqe);
-	KUNIT_EXPECT_EQ(test, wqe.opcode, IRDMAQP_OP_FAST_REGISTER);
+	KUNIT_EXPECT_EQ(test, wqe.opcode, IRDMA_HW_SQ_OP_FAST_REGISTER);
 	KUNIT_EXPECT_EQ(test, wqe.fr_index, mr->rkey >> IRDMA_CQPSQ_STAG_IDX_S);
 	KUNIT_EXPECT_EQ(test, wqe.fr_key, 0xa7);
 	KUNIT_EXPECT_EQ(test, wqe.fr_va, mr->iova);
@@ -515,6 +518,14 @@ static void fastreg_post_reg_mr(struct kunit *test)
 		KUNIT_EXPECT_EQ(test, wqe.fr_first_pble, pbles->level2.root.idx);
 		break;
 	}
+	/* The pages the hardware found behind the STag, at any level */
+	KUNIT_ASSERT_TRUE(test, irdma_hw_model_mr(mock->hw, wqe.fr_index, &hw));
+	KUNIT_EXPECT_EQ(test, hw.page_size, c->page_size);
+	KUNIT_ASSERT_EQ(test, hw.npages, c->nents);
+	for (i = 0; i < c->nents; i++)
+		bad += irdma_hw_model_mr_page(mock->hw, wqe.fr_index, i) !=
+		       fake_page(i, c->page_size);
+	KUNIT_EXPECT_EQ(test, bad, 0);
 	KUNIT_EXPECT_EQ(test, ib_dereg_mr(mr), 0);
 }
 
@@ -550,7 +561,7 @@ static void fastreg_post_local_inv(struct kunit *test)
 	static const int flags[] = { 0, IB_SEND_SIGNALED, IB_SEND_FENCE };
 	struct irdma_mock *mock = irdma_mock_create(test, NULL);
 	struct irdma_qp *iwqp = irdma_mock_create_qp(mock, NULL);
-	struct irdma_mock_wqe wqe;
+	struct irdma_hw_sq_wqe wqe;
 	struct ib_send_wr wr = {
 		.opcode = IB_WR_LOCAL_INV,
 		.ex.invalidate_rkey = 0x0012ab7e,
@@ -561,7 +572,7 @@ static void fastreg_post_local_inv(struct kunit *test)
 		wr.send_flags = flags[i];
 		head = post(test, iwqp, &wr, 0, NULL);
 		decode(test, iwqp, head, &wqe);
-		KUNIT_EXPECT_EQ(test, wqe.opcode, IRDMAQP_OP_LOCAL_INVALIDATE);
+		KUNIT_EXPECT_EQ(test, wqe.opcode, IRDMA_HW_SQ_OP_LOCAL_INV);
 		KUNIT_EXPECT_EQ(test, wqe.inv_stag, 0x0012ab7e);
 		KUNIT_EXPECT_TRUE(test, wqe.local_fence);
 		KUNIT_EXPECT_EQ(test, wqe.signaled,
@@ -600,7 +611,8 @@ static void fastreg_post_chain(struct kunit *test)
 		.rkey = 0x0badcafe,
 	};
 	struct ib_send_wr inv = { .opcode = IB_WR_LOCAL_INV };
-	struct irdma_mock_wqe wqe;
+	struct irdma_hw_sq_wqe wqe;
+	struct irdma_hw_mr hw;
 	u32 head, key, i;
 
 	for (i = 0; i < 2; i++) {
@@ -614,16 +626,16 @@ static void fastreg_post_chain(struct kunit *test)
 		KUNIT_EXPECT_EQ(test, sq_doorbells(iwqp), 2 * i + 1);
 
 		decode(test, iwqp, head, &wqe);
-		KUNIT_EXPECT_EQ(test, wqe.opcode, IRDMAQP_OP_FAST_REGISTER);
+		KUNIT_EXPECT_EQ(test, wqe.opcode, IRDMA_HW_SQ_OP_FAST_REGISTER);
 		KUNIT_EXPECT_EQ(test, wqe.fr_key, mr->rkey & 0xff);
 		decode(test, iwqp, head + wqe.quanta, &wqe);
-		KUNIT_EXPECT_EQ(test, wqe.opcode, IRDMAQP_OP_RDMA_READ_LOC_INV);
+		KUNIT_EXPECT_EQ(test, wqe.opcode, IRDMA_HW_SQ_OP_READ_LOC_INV);
 		KUNIT_EXPECT_EQ(test, wqe.rem_stag, 0x0badcafe);
 		KUNIT_EXPECT_EQ(test, wqe.rem_to, 0x7f00deadb000ULL);
 		KUNIT_ASSERT_EQ(test, wqe.num_frags, 1);
 		KUNIT_EXPECT_EQ(test, wqe.frag[0].addr, mr->iova);
 		KUNIT_EXPECT_EQ(test, wqe.frag[0].length, 3 * SZ_4K);
-		KUNIT_EXPECT_EQ(test, wqe.frag[0].lkey, mr->lkey);
+		KUNIT_EXPECT_EQ(test, wqe.frag[0].stag, mr->lkey);
 		KUNIT_EXPECT_TRUE(test, wqe.signaled);
 		KUNIT_EXPECT_EQ(test, IRDMA_RING_CURRENT_HEAD(uk->sq_ring),
 				head + 2);
@@ -634,6 +646,8 @@ static void fastreg_post_chain(struct kunit *test)
 		head = post(test, iwqp, &inv, 0, NULL);
 		decode(test, iwqp, head, &wqe);
 		KUNIT_EXPECT_EQ(test, wqe.inv_stag, key);
+		KUNIT_EXPECT_FALSE(test, irdma_hw_model_mr(mock->hw, key >> 8,
+							   &hw));
 		ib_update_fast_reg_key(mr, ib_inc_rkey(key));
 		KUNIT_EXPECT_EQ(test, mr->rkey >> 8, key >> 8);
 	}
@@ -660,7 +674,7 @@ static void fastreg_post_read_too_many_sges(struct kunit *test)
 		.wr = { .opcode = IB_WR_RDMA_READ, .sg_list = sge,
 			.num_sge = max + 1 },
 	};
-	struct irdma_mock_wqe wqe;
+	struct irdma_hw_sq_wqe wqe;
 	u32 head, i;
 
 	KUNIT_ASSERT_LT(test, max, ARRAY_SIZE(sge));
@@ -670,7 +684,7 @@ static void fastreg_post_read_too_many_sges(struct kunit *test)
 	write.wr.next = &read.wr;
 	head = post(test, iwqp, &write.wr, -EINVAL, &read.wr);
 	decode(test, iwqp, head, &wqe);
-	KUNIT_EXPECT_EQ(test, wqe.opcode, IRDMAQP_OP_RDMA_WRITE);
+	KUNIT_EXPECT_EQ(test, wqe.opcode, IRDMA_HW_SQ_OP_RDMA_WRITE);
 	KUNIT_EXPECT_EQ(test, IRDMA_RING_CURRENT_HEAD(uk->sq_ring),
 			head + wqe.quanta);
 	KUNIT_EXPECT_EQ(test, sq_doorbells(iwqp), 1);
@@ -678,10 +692,10 @@ static void fastreg_post_read_too_many_sges(struct kunit *test)
 	read.wr.num_sge = max;
 	head = post(test, iwqp, &read.wr, 0, NULL);
 	decode(test, iwqp, head, &wqe);
-	KUNIT_EXPECT_EQ(test, wqe.opcode, IRDMAQP_OP_RDMA_READ);
+	KUNIT_EXPECT_EQ(test, wqe.opcode, IRDMA_HW_SQ_OP_RDMA_READ);
 	KUNIT_ASSERT_EQ(test, wqe.num_frags, max);
 	for (i = 0; i < max; i++)
-		KUNIT_EXPECT_EQ(test, wqe.frag[i].lkey, sge[i].lkey);
+		KUNIT_EXPECT_EQ(test, wqe.frag[i].stag, sge[i].lkey);
 }
 
 /*

@@ -29,6 +29,12 @@ struct rdma_rw_reg_ctx {
 	struct ib_mr		*mr;
 };
 
+/*
+ * SGEs a context carries itself: an I/O of up to this many, in one RDMA
+ * READ or WRITE, allocates nothing.
+ */
+#define RDMA_RW_INLINE_SGES	4
+
 /**
  * struct rdma_rw_ctx - state of one RDMA READ/WRITE I/O
  * @nr_ops:	number of RDMA READ/WRITE work requests, not counting the
@@ -37,8 +43,9 @@ struct rdma_rw_reg_ctx {
  * @type:	the shape of the I/O, which tells the members of the unions in
  *		use (private to rw.c)
  * @bvec:	the context was set up by rdma_rw_ctx_init_bvec()
- * @sge:	the SGE of an I/O of one SGE
- * @sges:	the SGEs of an I/O of several
+ * @sge:	the SGEs of an I/O of one work request with up to
+ *		%RDMA_RW_INLINE_SGES of them
+ * @sges:	the SGEs of an I/O of more
  * @wrs:	their work requests, @nr_ops of them, each with a slice of
  *		@sges; &@wr when a scatterlist I/O needs only one
  * @reg:	the @nr_ops registrations of an I/O through MRs, each with its
@@ -57,7 +64,7 @@ struct rdma_rw_ctx {
 	bool			bvec;
 
 	union {
-		struct ib_sge		sge;
+		struct ib_sge		sge[RDMA_RW_INLINE_SGES];
 		struct {
 			struct ib_sge		*sges;
 			struct ib_rdma_wr	*wrs;

@@ -7,7 +7,8 @@
  * and build the chain of send work requests that moves the data, in the
  * cheapest shape the device and QP allow:
  *
- *   RDMA_RW_SINGLE_WR  one RDMA READ/WRITE carrying one SGE;
+ *   RDMA_RW_INLINE_WR  one RDMA READ/WRITE of up to RDMA_RW_INLINE_SGES
+ *                      SGEs, all of it in the context: no allocation;
  *   RDMA_RW_MULTI_WR   RDMA READ/WRITEs of up to max_read_sge/max_write_sge
  *                      SGEs each;
  *   RDMA_RW_MR         per run of up to pages_per_mr pages: [LOCAL_INV],
@@ -35,7 +36,7 @@
 #include "rw_priv.h"
 
 enum {
-	RDMA_RW_SINGLE_WR,
+	RDMA_RW_INLINE_WR,
 	RDMA_RW_MULTI_WR,
 	RDMA_RW_MR,
 	RDMA_RW_SIG_MR,
@@ -445,15 +446,24 @@ static int rdma_rw_build_sge_wrs(struct rdma_rw_ctx *ctx, struct ib_qp *qp,
 				     dir);
 }
 
-/* The SGE is already in ctx->sge. */
-static int rdma_rw_init_single_wr(struct rdma_rw_ctx *ctx, u64 remote_addr,
-				  u32 rkey, enum dma_data_direction dir)
+/* The @nr_sge SGEs are already in ctx->sge. */
+static int rdma_rw_init_inline_wr(struct rdma_rw_ctx *ctx, u32 nr_sge,
+				  u64 remote_addr, u32 rkey,
+				  enum dma_data_direction dir)
 {
-	rdma_rw_init_rdma_wr(&ctx->wr, &ctx->sge, 1, remote_addr,
-			     rkey, dir);
+	rdma_rw_init_rdma_wr(&ctx->wr, ctx->sge, nr_sge, remote_addr, rkey,
+			     dir);
 	ctx->nr_ops = 1;
-	ctx->type = RDMA_RW_SINGLE_WR;
+	ctx->type = RDMA_RW_INLINE_WR;
 	return 1;
+}
+
+/* The SGEs of one work request fit in the context. */
+static bool rdma_rw_fits_inline(struct ib_qp *qp, u32 nr_sge,
+				enum dma_data_direction dir)
+{
+	return nr_sge <= RDMA_RW_INLINE_SGES &&
+	       nr_sge <= rdma_rw_max_sge(qp, dir);
 }
 
 /*
@@ -477,9 +487,10 @@ rdma_rw_init_sg_wrs(struct rdma_rw_ctx *ctx, struct ib_qp *qp, u32 port_num,
 			return ret;
 	}
 
-	if (nents == 1 && !room) {
-		rdma_rw_sg_to_sge(qp, sg, offset, &ctx->sge);
-		return rdma_rw_init_single_wr(ctx, remote_addr, rkey, dir);
+	if (!room && rdma_rw_fits_inline(qp, nents, dir)) {
+		rdma_rw_sg_to_sges(qp, sg, nents, offset, ctx->sge);
+		return rdma_rw_init_inline_wr(ctx, nents, remote_addr, rkey,
+					      dir);
 	}
 	return rdma_rw_build_sge_wrs(ctx, qp, sg, nents, offset, room,
 				     remote_addr, rkey, dir);
@@ -703,25 +714,35 @@ static bool rdma_rw_bvec_one_piece(struct ib_device *dev,
 	return true;
 }
 
-/* One piece, mapped on its own into the context's inline SGE. */
-static int rdma_rw_init_bvec_single(struct rdma_rw_ctx *ctx, struct ib_qp *qp,
-				    const struct bio_vec *piece,
-				    u64 remote_addr, u32 rkey,
-				    enum dma_data_direction dir)
+/* Map @piece into @sge; false when the DMA mapping fails. */
+static __always_inline bool rdma_rw_map_piece(struct ib_qp *qp,
+					      const struct bio_vec *piece,
+					      struct ib_sge *sge,
+					      enum dma_data_direction dir)
 {
-	struct ib_sge *sge = &ctx->sge;
-
 	sge->addr = ib_dma_map_page(qp->device, piece->bv_page,
 				    piece->bv_offset, piece->bv_len, dir);
 	if (ib_dma_mapping_error(qp->device, sge->addr))
-		return -ENOMEM;
+		return false;
 	sge->length = piece->bv_len;
 	sge->lkey = qp->pd->local_dma_lkey;
-	return rdma_rw_init_single_wr(ctx, remote_addr, rkey, dir);
+	return true;
 }
 
-static void rdma_rw_unmap_sges(struct ib_device *dev, struct ib_sge *sges,
-			       u32 nr_sge, enum dma_data_direction dir)
+/* One piece, mapped on its own into the context's first SGE. */
+static __always_inline int
+rdma_rw_init_bvec_single(struct rdma_rw_ctx *ctx, struct ib_qp *qp,
+			 const struct bio_vec *piece, u64 remote_addr,
+			 u32 rkey, enum dma_data_direction dir)
+{
+	if (!rdma_rw_map_piece(qp, piece, &ctx->sge[0], dir))
+		return -ENOMEM;
+	return rdma_rw_init_inline_wr(ctx, 1, remote_addr, rkey, dir);
+}
+
+static __always_inline void
+rdma_rw_unmap_sges(struct ib_device *dev, struct ib_sge *sges, u32 nr_sge,
+		   enum dma_data_direction dir)
 {
 	u32 i;
 
@@ -730,9 +751,10 @@ static void rdma_rw_unmap_sges(struct ib_device *dev, struct ib_sge *sges,
 }
 
 /*
- * Map each of the @nr_sge pieces of @iter on its own into its SGE, in an
- * allocation that holds the work requests too: the context keeps it, and
- * no scatterlist (@ctx->sgt.sgl NULL).
+ * Map each of the @nr_sge pieces of @iter on its own into its SGE: in the
+ * context when they fit in one work request there, else in an allocation
+ * that holds the work requests too, which the context keeps, with no
+ * scatterlist (@ctx->sgt.sgl NULL).
  */
 static noinline int
 rdma_rw_init_bvec_sges(struct rdma_rw_ctx *ctx, struct ib_qp *qp,
@@ -741,33 +763,35 @@ rdma_rw_init_bvec_sges(struct rdma_rw_ctx *ctx, struct ib_qp *qp,
 		       const struct rdma_rw_dma_limits *lim, u64 remote_addr,
 		       u32 rkey, enum dma_data_direction dir)
 {
-	struct ib_device *dev = qp->device;
 	u32 max_sge = rdma_rw_max_sge(qp, dir);
-	struct bio_vec piece;
-	void *room;
+	struct ib_sge *sges = ctx->sge;
+	struct bio_vec piece = {};
+	void *room = NULL;
 	u32 i;
 
-	room = kvmalloc(rdma_rw_sge_wrs_size(nr_sge, max_sge), GFP_KERNEL);
-	if (!room)
-		return -ENOMEM;
-	rdma_rw_alloc_sge_wrs(ctx, nr_sge, rdma_rw_div_up(nr_sge, max_sge),
-			      room);
+	if (!rdma_rw_fits_inline(qp, nr_sge, dir)) {
+		room = kvmalloc(rdma_rw_sge_wrs_size(nr_sge, max_sge),
+				GFP_KERNEL);
+		if (!room)
+			return -ENOMEM;
+		rdma_rw_alloc_sge_wrs(ctx, nr_sge,
+				      rdma_rw_div_up(nr_sge, max_sge), room);
+		sges = ctx->sges;
+	}
 
 	/* rdma_rw_bvec_count() has walked @iter: it yields @nr_sge pieces. */
 	for (i = 0; i < nr_sge; i++) {
-		struct ib_sge *sge = &ctx->sges[i];
-
 		rdma_rw_bvec_next(bvecs, nr_bvec, &iter, lim, &piece);
-		sge->addr = ib_dma_map_page(dev, piece.bv_page, piece.bv_offset,
-					    piece.bv_len, dir);
-		if (ib_dma_mapping_error(dev, sge->addr)) {
-			rdma_rw_unmap_sges(dev, ctx->sges, i, dir);
+		if (!rdma_rw_map_piece(qp, &piece, &sges[i], dir)) {
+			rdma_rw_unmap_sges(qp->device, sges, i, dir);
 			kvfree(room);
 			return -ENOMEM;
 		}
-		sge->length = piece.bv_len;
-		sge->lkey = qp->pd->local_dma_lkey;
 	}
+
+	if (!room)
+		return rdma_rw_init_inline_wr(ctx, nr_sge, remote_addr, rkey,
+					      dir);
 	ctx->sgt.sgl = NULL;
 	return rdma_rw_chain_sge_wrs(ctx, nr_sge, max_sge, remote_addr, rkey,
 				     dir);
@@ -792,7 +816,7 @@ rdma_rw_init_bvec_sgl(struct rdma_rw_ctx *ctx, struct ib_qp *qp, u32 port_num,
 	struct sg_table sgt = { .orig_nents = nr_pieces };
 	size_t room_size = 0;
 	struct scatterlist *sg;
-	struct bio_vec piece;
+	struct bio_vec piece = {};
 	void *room = NULL;
 	int ret;
 
@@ -829,6 +853,36 @@ out_free:
 	return ret;
 }
 
+/*
+ * Everything but the one-piece I/O: count the pieces, then map them as a
+ * scatterlist or one by one.  Out of line, so that the common small I/O
+ * does not pay for its registers and stack.
+ */
+static noinline int
+rdma_rw_init_bvec_pieces(struct rdma_rw_ctx *ctx, struct ib_qp *qp,
+			 u32 port_num, const struct bio_vec *bvecs,
+			 u32 nr_bvec, const struct bvec_iter *iter,
+			 u64 remote_addr, u32 rkey, enum dma_data_direction dir)
+{
+	struct rdma_rw_dma_limits lim;
+	u32 nr_pieces;
+	bool p2pdma;
+	int ret;
+
+	rdma_rw_get_dma_limits(qp->device, &lim);
+	ret = rdma_rw_bvec_count(bvecs, nr_bvec, *iter, &lim, &nr_pieces,
+				 &p2pdma);
+	if (ret)
+		return ret;
+
+	if (rdma_rw_bvec_wants_sgl(qp, port_num, dir, nr_pieces, p2pdma))
+		return rdma_rw_init_bvec_sgl(ctx, qp, port_num, bvecs, nr_bvec,
+					     *iter, nr_pieces, &lim,
+					     remote_addr, rkey, dir);
+	return rdma_rw_init_bvec_sges(ctx, qp, bvecs, nr_bvec, *iter,
+				      nr_pieces, &lim, remote_addr, rkey, dir);
+}
+
 /**
  * rdma_rw_ctx_init_bvec - map a bio_vec array and prepare an RDMA READ or WRITE
  * @ctx:	context to initialize; any previous content is discarded
@@ -861,10 +915,7 @@ int rdma_rw_ctx_init_bvec(struct rdma_rw_ctx *ctx, struct ib_qp *qp,
 			  u64 remote_addr, u32 rkey,
 			  enum dma_data_direction dir)
 {
-	struct rdma_rw_dma_limits lim;
 	struct bio_vec piece;
-	u32 nr_pieces;
-	bool p2pdma;
 	int ret;
 
 	ctx->nr_ops = 0;
@@ -873,32 +924,13 @@ int rdma_rw_ctx_init_bvec(struct rdma_rw_ctx *ctx, struct ib_qp *qp,
 
 	if (rdma_rw_bvec_one_piece(qp->device, bvecs, nr_bvec, &iter, &piece) &&
 	    !rdma_rw_mr_required(qp->device, port_num, dir) &&
-	    !is_pci_p2pdma_page(piece.bv_page)) {
+	    !is_pci_p2pdma_page(piece.bv_page))
 		ret = rdma_rw_init_bvec_single(ctx, qp, &piece, remote_addr,
 					       rkey, dir);
-		goto out;
-	}
-
-	rdma_rw_get_dma_limits(qp->device, &lim);
-	ret = rdma_rw_bvec_count(bvecs, nr_bvec, iter, &lim, &nr_pieces,
-				 &p2pdma);
-	if (ret)
-		return ret;
-
-	if (rdma_rw_bvec_wants_sgl(qp, port_num, dir, nr_pieces, p2pdma)) {
-		ret = rdma_rw_init_bvec_sgl(ctx, qp, port_num, bvecs, nr_bvec,
-					    iter, nr_pieces, &lim, remote_addr,
-					    rkey, dir);
-	} else if (nr_pieces == 1) {
-		rdma_rw_bvec_next(bvecs, nr_bvec, &iter, &lim, &piece);
-		ret = rdma_rw_init_bvec_single(ctx, qp, &piece, remote_addr,
+	else
+		ret = rdma_rw_init_bvec_pieces(ctx, qp, port_num, bvecs,
+					       nr_bvec, &iter, remote_addr,
 					       rkey, dir);
-	} else {
-		ret = rdma_rw_init_bvec_sges(ctx, qp, bvecs, nr_bvec, iter,
-					     nr_pieces, &lim, remote_addr,
-					     rkey, dir);
-	}
-out:
 	ctx->bvec = ret >= 0;
 	return ret;
 }
@@ -1208,6 +1240,24 @@ static u32 rdma_rw_nr_sge(struct rdma_rw_ctx *ctx)
 	return n;
 }
 
+/* Out of line, as rdma_rw_init_bvec_pieces() is. */
+static noinline void rdma_rw_destroy_bvec_pieces(struct rdma_rw_ctx *ctx,
+						 struct ib_qp *qp,
+						 enum dma_data_direction dir)
+{
+	if (ctx->type == RDMA_RW_MULTI_WR && !ctx->sgt.sgl) {
+		/* Mapped piece by piece, one allocation. */
+		rdma_rw_unmap_sges(qp->device, ctx->sges, rdma_rw_nr_sge(ctx),
+				   dir);
+		kvfree(ctx->wrs);
+		ctx->nr_ops = 0;
+		return;
+	}
+	rdma_rw_free_wrs(ctx, qp);
+	ib_dma_unmap_sgtable_attrs(qp->device, &ctx->sgt, dir, 0);
+	kvfree(ctx->sgt.sgl);
+}
+
 /**
  * rdma_rw_ctx_destroy_bvec - release what rdma_rw_ctx_init_bvec() set up
  * @ctx:	context to release
@@ -1229,27 +1279,13 @@ void rdma_rw_ctx_destroy_bvec(struct rdma_rw_ctx *ctx, struct ib_qp *qp,
 	if (WARN_ON_ONCE(!ctx->bvec))
 		return;
 
-	switch (ctx->type) {
-	case RDMA_RW_SINGLE_WR:
-		rdma_rw_unmap_sges(qp->device, &ctx->sge, 1, dir);
+	if (ctx->type == RDMA_RW_INLINE_WR) {
+		rdma_rw_unmap_sges(qp->device, ctx->sge, ctx->wr.wr.num_sge,
+				   dir);
 		ctx->nr_ops = 0;
-		break;
-	case RDMA_RW_MULTI_WR:
-		if (!ctx->sgt.sgl) {
-			/* Mapped piece by piece, one allocation. */
-			rdma_rw_unmap_sges(qp->device, ctx->sges,
-					   rdma_rw_nr_sge(ctx), dir);
-			kvfree(ctx->wrs);
-			ctx->nr_ops = 0;
-			break;
-		}
-		fallthrough;
-	default:
-		rdma_rw_free_wrs(ctx, qp);
-		ib_dma_unmap_sgtable_attrs(qp->device, &ctx->sgt, dir, 0);
-		kvfree(ctx->sgt.sgl);
-		break;
+		return;
 	}
+	rdma_rw_destroy_bvec_pieces(ctx, qp, dir);
 }
 EXPORT_SYMBOL(rdma_rw_ctx_destroy_bvec);
 

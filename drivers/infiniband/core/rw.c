@@ -645,9 +645,36 @@ rdma_rw_bvec_next(const struct bio_vec *bvecs, u32 nr_bvec,
 	return 0;
 }
 
+/* rdma_rw_bvec_count() of a device without a segment boundary. */
+static int rdma_rw_bvec_count_segs(const struct bio_vec *bvecs, u32 nr_bvec,
+				   u32 idx, u32 done, u32 size, u32 max_len,
+				   u32 *count, bool *p2pdma)
+{
+	bool p2p = false;
+	u32 n = 0, len;
+
+	for (; size; idx++, done = 0) {
+		if (idx >= nr_bvec || done > bvecs[idx].bv_len)
+			return -EINVAL;
+		len = min(size, bvecs[idx].bv_len - done);
+		if (!len)
+			continue;
+		p2p |= is_pci_p2pdma_page(bvecs[idx].bv_page);
+		/* No division for the segment that needs no cut. */
+		n += len <= max_len ? 1 : rdma_rw_div_up(len, max_len);
+		size -= len;
+	}
+	*count = n;
+	*p2pdma = p2p;
+	return 0;
+}
+
 /*
  * Count the pieces of @iter, checking that it stays inside @bvecs, and
- * say whether any is a P2PDMA page, which only a scatterlist maps.
+ * say whether any is a P2PDMA page, which only a scatterlist maps.  A
+ * segment's pages share their pgmap, so its first page tells.  Without a
+ * segment boundary, the rest of each segment makes pieces of max_len and
+ * one shorter, which is arithmetic; a boundary takes the walk.
  */
 static int rdma_rw_bvec_count(const struct bio_vec *bvecs, u32 nr_bvec,
 			      struct bvec_iter iter,
@@ -659,12 +686,18 @@ static int rdma_rw_bvec_count(const struct bio_vec *bvecs, u32 nr_bvec,
 
 	*count = 0;
 	*p2pdma = false;
-	while ((ret = rdma_rw_bvec_next(bvecs, nr_bvec, &iter, lim,
-					&piece)) > 0) {
-		*p2pdma |= is_pci_p2pdma_page(piece.bv_page);
-		(*count)++;
+	if (lim->boundary != ULONG_MAX) {
+		while ((ret = rdma_rw_bvec_next(bvecs, nr_bvec, &iter, lim,
+						&piece)) > 0) {
+			*p2pdma |= is_pci_p2pdma_page(piece.bv_page);
+			(*count)++;
+		}
+		return ret;
 	}
-	return ret;
+
+	return rdma_rw_bvec_count_segs(bvecs, nr_bvec, iter.bi_idx,
+				       iter.bi_bvec_done, iter.bi_size,
+				       lim->max_len, count, p2pdma);
 }
 
 /*

@@ -2430,10 +2430,11 @@ static void rw_free_order3(void *page)
 /*
  * A large folio's bio_vec is cut where the device's DMA limits say: at
  * its maximum segment (3 pages here), at its segment boundary (every 4
- * pages) and at the longest mapping a bounce buffer makes (2.5 pages).
- * The mock refuses a mapping beyond any of them, failing the test, as
- * swiotlb and dma-debug would; the data must still arrive whole, through
- * SGEs and through MRs.
+ * pages) and at the longest mapping a bounce buffer makes (2.5 pages);
+ * then at the maximum segment alone, where rw.c counts the pieces without
+ * walking them.  The mock refuses a mapping beyond any limit, failing the
+ * test, as swiotlb and dma-debug would; the data must still arrive whole,
+ * through SGEs and through MRs.
  */
 static void rw_test_bvec_dma_limits(struct kunit *test)
 {
@@ -2472,6 +2473,11 @@ static void rw_test_bvec_dma_limits(struct kunit *test)
 		dma_set_max_seg_size(dev, 3 * PAGE_SIZE);
 		dma_set_seg_boundary(dev, 4 * PAGE_SIZE - 1);
 		mock->dma_max_mapping = 5 * PAGE_SIZE / 2;
+		rw_bvec_dma_io(test, mock, &io, DMA_TO_DEVICE);
+		rw_bvec_dma_io(test, mock, &io, DMA_FROM_DEVICE);
+
+		dma_set_seg_boundary(dev, ULONG_MAX);
+		mock->dma_max_mapping = 0;
 		rw_bvec_dma_io(test, mock, &io, DMA_TO_DEVICE);
 		rw_bvec_dma_io(test, mock, &io, DMA_FROM_DEVICE);
 	}

@@ -888,8 +888,8 @@ out_free:
 
 /*
  * Everything but the one-piece I/O: count the pieces, then map them as a
- * scatterlist or one by one.  Out of line, so that the common small I/O
- * does not pay for its registers and stack.
+ * scatterlist or one by one.  Out of line, so that the one-piece I/O
+ * does not set up the walk's stack frame.
  */
 static noinline int
 rdma_rw_init_bvec_pieces(struct rdma_rw_ctx *ctx, struct ib_qp *qp,

@@ -7,8 +7,8 @@
 # e2e_test= on the kernel command line with the arguments in e2e_args=
 # (comma-separated), report its exit code on the console and power off.
 #
-# The kernel passes e2e_test, e2e_args and RDMA_TEST_SIZE from its command
-# line as environment variables.
+# The kernel passes e2e_test, e2e_args, e2e_kmsg, e2e_dump_at and
+# RDMA_TEST_SIZE from its command line as environment variables.
 
 : "${e2e_test:=}" "${e2e_args:=}"
 PATH=/usr/sbin:/usr/bin:/sbin:/bin
@@ -62,6 +62,30 @@ for d in $copies; do
 	mkdir -p "$d" && mount --bind "/dev/shm/copies$d" "$d"
 done
 mkdir -p /run/lock
+
+# The kernel log, as it is written, to a file of the host's (e2e_kmsg=):
+# the console drops lines when its reader lags, a file does not.  The
+# mount is synchronous, so that what a guest logged before it hung is on
+# the host when the guest is killed.
+if [ -n "${e2e_kmsg:-}" ]; then
+	mkdir -p /run/e2e-out &&
+		mount -t hostfs -o "sync,$(dirname "$e2e_kmsg")" hostfs \
+			/run/e2e-out &&
+		dmesg --follow --notime \
+			>"/run/e2e-out/$(basename "$e2e_kmsg")" 2>&1 &
+fi
+
+# A guest still running e2e_dump_at seconds from here hung somewhere the
+# test's own limits do not reach (hung_task skips killable sleeps, which
+# NFS and iSCSI use): log its blocked tasks, from a process, so that their
+# stacks come with them, before the host kills it.
+if [ -n "${e2e_dump_at:-}" ]; then
+	(
+		sleep "$e2e_dump_at"
+		echo "e2e-guest: still running after $e2e_dump_at s" >/dev/kmsg
+		echo w >/proc/sysrq-trigger
+	) &
+fi
 
 # Refuse to run on a root that the guest could write to.
 if ! awk '$2 == "/" && $4 ~ /^ro(,|$)/ { ro = 1 } END { exit !ro }' \

@@ -41,9 +41,12 @@
 #   ksmbd             smb_rdma_rw.sh           ksmbd's SMB Direct, cifs
 #
 # The guest logs go to $BUILD/e2e/<user>-<run>.log (E2E_OUT sets the
-# directory); E2E_KERNEL boots another UML kernel than $OBJ_UM/linux (make
+# directory), their console, and <user>-<run>.kmsg beside, their kernel
+# log, which the guest writes there itself: the console drops lines when
+# the reader lags; E2E_KERNEL boots another UML kernel than $OBJ_UM/linux (make
 # bench boots its two, without KASAN).  E2E_TIMEOUT (seconds, default
-# 300, ten times the slowest run seen) bounds each guest, E2E_SIZE
+# 300, ten times the slowest run seen) bounds each guest; 30 s before
+# that, a guest still running logs its blocked tasks.  E2E_SIZE
 # (default 32M) is how much each of the two fio jobs writes and verifies.
 # Exits non-zero when a run failed.
 set -uo pipefail
@@ -77,7 +80,7 @@ runs=("$@")
 # Kernel log lines that fail a run wherever they appear.
 bad='WARNING:|BUG:|Oops|KASAN|kernel BUG|Kernel panic'
 
-# The lines of the guest log $1 that fail the run.  One warning at boot is
+# The lines of the guest logs "$@" that fail the run.  One warning at boot is
 # known and harmless, and left out: kunit's UML config enables PCI over
 # virtio (rxe needs PCI) with no virtio device ID, which the PCI driver
 # warns about ("No virtio device ID configured for PCI - no PCI support").
@@ -86,6 +89,7 @@ bad='WARNING:|BUG:|Oops|KASAN|kernel BUG|Kernel panic'
 # when ccache rewrote the compiler's paths (CCACHE_BASEDIR).
 bad_lines() {
 	awk -v bad="$bad" '
+		FNR == 1 && prev != "" { print prev; prev = "" }
 		prev != "" {
 			if ($0 !~ /^No virtio device ID configured for PCI - no PCI support$/)
 				print prev
@@ -96,7 +100,7 @@ bad_lines() {
 			next
 		}
 		$0 ~ bad
-		END { if (prev != "") print prev }' "$1"
+		END { if (prev != "") print prev }' "$@"
 }
 
 for user in "${users[@]}"; do
@@ -132,25 +136,41 @@ boot() {
 		init="$here/e2e-guest.sh" \
 		kunit.enable=0 ib_core.force_mr=$force_mr \
 		e2e_test="$tests/${test_of[$user]}" e2e_args="$transport" \
+		e2e_kmsg="${log%.log}.kmsg" e2e_dump_at=$((timeout - 30)) \
 		RDMA_TEST_SIZE="$size" RDMA_TEST_TIMEOUT="$fio_timeout" \
 		scsi_debug.add_host=0 scsi_debug.dif=1 scsi_debug.dix=1 \
 		scsi_debug.guard=0 scsi_debug.dev_size_mb="$sdebug_mb" \
 		${cmdline_of[$user]:-} </dev/null >"$log" 2>&1
 }
 
+# The kernel log that the guest of console log $1 wrote, or /dev/null if
+# it wrote none.
+kmsg_of() {
+	if [ -f "${1%.log}.kmsg" ]; then
+		echo "${1%.log}.kmsg"
+	else
+		echo /dev/null
+	fi
+}
+
 # PASS (0) when the guest ran the test to its end, every test of the run's
 # transport passed and the whole log is clean.
 verdict() {
-	local run=$1 log=$2 transport=${1%+*} tests fails
+	local run=$1 log=$2 transport=${1%+*} tests fails kmsg
 
 	tests=$(grep -cE "^(not )?ok [0-9]+ $transport " "$log")
 	fails=$(grep -cE "^not ok [0-9]+ " "$log")
+	kmsg=$(kmsg_of "$log")
 	if ! grep -q '^e2e-guest: exit 0' "$log"; then
-		echo "the test did not finish with exit 0"
+		if grep -q '^e2e-guest: still running' "$kmsg"; then
+			echo "the guest hung, its blocked tasks are in $kmsg"
+		else
+			echo "the test did not finish with exit 0"
+		fi
 	elif [ "$tests" != 4 ] || [ "$fails" != 0 ]; then
 		echo "$fails of $tests tests failed"
-	elif bad_lines "$log" | grep -q .; then
-		echo "kernel log: $(bad_lines "$log" | head -n 1)"
+	elif bad_lines "$log" "$kmsg" | grep -q .; then
+		echo "kernel log: $(bad_lines "$log" "$kmsg" | head -n 1)"
 	else
 		return 0
 	fi
@@ -173,7 +193,8 @@ for user in "${users[@]}"; do
 			echo "PASS e2e: $user $run: $figures (guest ${secs} s)"
 		else
 			echo "FAIL e2e: $user $run: $why (guest ${secs} s, log $log)"
-			{ grep -E "^not ok|^# " "$log"; bad_lines "$log"; } |
+			{ grep -E "^not ok|^# " "$log"
+			  bad_lines "$log" "$(kmsg_of "$log")"; } |
 				head -n 20 | sed 's/^/    /'
 			failed=1
 		fi

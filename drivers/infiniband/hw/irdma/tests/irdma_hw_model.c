@@ -26,7 +26,8 @@
  * hardware's WQE, CQE and register formats rather than taken from the
  * driver's defs.h, so that a wrong encoding in the driver shows as a wrong
  * decoded value.  Executed so far: CREATE_CQ and DESTROY_CQ of the CCQ,
- * ALLOC_STAG (MRs and MWs), DEALLOC_STAG and UPDATE_PE_SDS.  Anything else
+ * ALLOC_STAG (MRs and MWs), DEALLOC_STAG, UPDATE_PE_SDS and GATHER_STATS
+ * (all counters zero: the model moves no packets).  Anything else
  * completes with an error of the model's own (IRDMA_HW_MAJ_MODEL) and is a
  * fault of the model, which the test fails on.
  *
@@ -115,6 +116,15 @@
 #define HW_SDS_MEM_MAX		8
 #define HW_SD_CMD_IDX		GENMASK(11, 0)
 #define HW_SD_CMD_WRITE		BIT(31)
+
+/*
+ * GATHER_STATS: the block's address in qword 4, the HMC function in
+ * qword 5; the header picks an instance or that function.
+ */
+#define HW_STATS_HMC_FN		GENMASK_ULL(5, 0)		/* qword 5 */
+#define HW_STATS_INST		GENMASK_ULL(6, 0)		/* header */
+#define HW_STATS_USE_HMC_FN	BIT_ULL(60)
+#define HW_STATS_USE_INST	BIT_ULL(61)
 
 /*
  * An SQ WQE: 1 to 8 quanta of 32 bytes, its header in qword 3.  Fragment
@@ -569,6 +579,31 @@ bad:
 	irdma_hw_refuse(w, IRDMA_HW_MIN_BAD_ID);
 }
 
+static void irdma_hw_decode_stats(struct irdma_hw_wqe *w)
+{
+	w->stats.buf_pa = w->qword[4];
+	w->stats.hmc_fn = FIELD_GET(HW_STATS_HMC_FN, w->qword[5]);
+	w->stats.use_hmc_fn = FIELD_GET(HW_STATS_USE_HMC_FN, w->qword[3]);
+	w->stats.use_inst = FIELD_GET(HW_STATS_USE_INST, w->qword[3]);
+	w->stats.inst = FIELD_GET(HW_STATS_INST, w->qword[3]);
+}
+
+/*
+ * The counters of the function, written to the block the WQE names.  The
+ * model moves no packets, so every counter it has is zero.
+ */
+static void irdma_hw_gather_stats(struct irdma_hw_model *hw,
+				  struct irdma_hw_wqe *w)
+{
+	void *buf = irdma_hw_dma(hw, w->stats.buf_pa, IRDMA_HW_STATS_LEN);
+
+	if (!buf) {
+		irdma_hw_refuse(w, IRDMA_HW_MIN_DMA);
+		return;
+	}
+	memset(buf, 0, IRDMA_HW_STATS_LEN);
+}
+
 /* Every field of the WQE, whether the model then executes it or not */
 static void irdma_hw_decode(struct irdma_hw_wqe *w)
 {
@@ -583,6 +618,9 @@ static void irdma_hw_decode(struct irdma_hw_wqe *w)
 		break;
 	case IRDMA_HW_OP_UPDATE_PE_SDS:
 		irdma_hw_decode_sds(w);
+		break;
+	case IRDMA_HW_OP_GATHER_STATS:
+		irdma_hw_decode_stats(w);
 		break;
 	}
 }
@@ -605,6 +643,9 @@ static void irdma_hw_execute(struct irdma_hw_model *hw,
 		break;
 	case IRDMA_HW_OP_UPDATE_PE_SDS:
 		irdma_hw_update_sds(hw, w);
+		break;
+	case IRDMA_HW_OP_GATHER_STATS:
+		irdma_hw_gather_stats(hw, w);
 		break;
 	default:
 		irdma_hw_fault(hw, "a CQP opcode the model does not implement");

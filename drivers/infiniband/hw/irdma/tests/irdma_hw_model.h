@@ -17,6 +17,7 @@ struct kunit;
 #define IRDMA_HW_OP_ALLOC_STAG		0x09
 #define IRDMA_HW_OP_DEALLOC_STAG	0x0d
 #define IRDMA_HW_OP_UPDATE_PE_SDS	0x1f
+#define IRDMA_HW_OP_GATHER_STATS	0x2e
 #define IRDMA_HW_OP_MAX			0x40
 
 /* SQ WQE opcodes the model knows, from the E810's SQ WQE format */
@@ -37,6 +38,8 @@ struct kunit;
 #define IRDMA_HW_LOG_LEN		64
 /* SD entries an UPDATE_PE_SDS WQE carries in its own qwords */
 #define IRDMA_HW_SDS_IN_WQE		3
+/* The statistics block GATHER_STATS writes */
+#define IRDMA_HW_STATS_LEN		1024
 
 /* The errors the model itself completes a WQE with (major 0xfffe) */
 #define IRDMA_HW_MAJ_MODEL		0xfffe
@@ -73,6 +76,8 @@ struct irdma_hw_sd {
  * @stag: ALLOC_STAG / DEALLOC_STAG fields
  * @sds: UPDATE_PE_SDS fields: @sds.cnt entries in the WQE, @sds.mem more
  *	in memory (not copied here)
+ * @stats: GATHER_STATS fields: where the block goes, and whose counters
+ *	(a statistics instance or an HMC function) it asks for
  */
 struct irdma_hw_wqe {
 	u64 seq;
@@ -117,6 +122,13 @@ struct irdma_hw_wqe {
 			u32 cmd[IRDMA_HW_SDS_IN_WQE];
 			u64 data[IRDMA_HW_SDS_IN_WQE];
 		} sds;
+		struct {
+			u64 buf_pa;
+			u8 hmc_fn;
+			bool use_hmc_fn;
+			bool use_inst;
+			u8 inst;
+		} stats;
 	};
 };
 

@@ -47,13 +47,15 @@ static void expect_wqe(struct kunit *test, struct irdma_mock *mock, u64 seq,
 /*
  * Bring-up: the CQP context handshake, then the CCQ's own creation as the
  * first WQE, completed in the CCQ, then the PBLE resource's first SD
- * written through the CQP with the CCQ's completion; both CQEs consumed.
+ * written through the CQP with the CCQ's completion, then the counters
+ * that registration reads for the port's hw_counters; every CQE consumed.
  */
 static void cqp_bring_up(struct kunit *test)
 {
 	struct irdma_mock *mock = irdma_mock_create(test, NULL);
 	struct irdma_sc_cqp *cqp = &mock->rf.cqp.sc_cqp;
 	struct irdma_ccq *ccq = &mock->rf.ccq;
+	struct irdma_vsi_pestat *pestat = mock->iwdev->vsi.pestat;
 	u32 sd_idx = mock->pble_rsrc.fpm_base_addr / IRDMA_HMC_DIRECT_BP_SIZE;
 	struct irdma_hmc_sd_entry *sd_entry;
 	struct irdma_hw_wqe w;
@@ -99,16 +101,24 @@ static void cqp_bring_up(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, sd.writes, 1);
 	KUNIT_EXPECT_EQ(test, sd.data, w.sds.data[0]);
 
-	/* Nothing else, and the driver took both CQEs */
-	KUNIT_EXPECT_EQ(test, irdma_hw_model_wqes(mock->hw), 2);
-	KUNIT_EXPECT_EQ(test, IRDMA_RING_CURRENT_TAIL(cqp->sq_ring), 2);
-	KUNIT_EXPECT_EQ(test, IRDMA_RING_CURRENT_HEAD(cqp->sq_ring), 2);
-	KUNIT_EXPECT_EQ(test, atomic64_read(&cqp->completed_ops), 2);
-	KUNIT_EXPECT_EQ(test, irdma_mock_reg(mock, IRDMA_CQPTAIL), 2);
+	/* Registration: the port's counters, into the VSI's buffer */
+	expect_wqe(test, mock, 2, IRDMA_HW_OP_GATHER_STATS, &w);
+	KUNIT_EXPECT_EQ(test, w.idx, 2);
+	KUNIT_EXPECT_FALSE(test, w.error);
+	KUNIT_EXPECT_EQ(test, w.stats.buf_pa,
+			pestat->gather_info.stats_buff_mem.pa);
+	KUNIT_EXPECT_FALSE(test, w.stats.use_inst);
+
+	/* Nothing else, and the driver took every CQE */
+	KUNIT_EXPECT_EQ(test, irdma_hw_model_wqes(mock->hw), 3);
+	KUNIT_EXPECT_EQ(test, IRDMA_RING_CURRENT_TAIL(cqp->sq_ring), 3);
+	KUNIT_EXPECT_EQ(test, IRDMA_RING_CURRENT_HEAD(cqp->sq_ring), 3);
+	KUNIT_EXPECT_EQ(test, atomic64_read(&cqp->completed_ops), 3);
+	KUNIT_EXPECT_EQ(test, irdma_mock_reg(mock, IRDMA_CQPTAIL), 3);
 	KUNIT_EXPECT_EQ(test,
-			IRDMA_RING_CURRENT_HEAD(ccq->sc_cq.cq_uk.cq_ring), 2);
-	/* Armed at bring-up, and again by the handler that took the 2nd */
-	KUNIT_EXPECT_EQ(test, irdma_hw_model_ccq_arms(mock->hw), 2);
+			IRDMA_RING_CURRENT_HEAD(ccq->sc_cq.cq_uk.cq_ring), 3);
+	/* Armed at bring-up, and again by each handler after the 1st CQE */
+	KUNIT_EXPECT_EQ(test, irdma_hw_model_ccq_arms(mock->hw), 3);
 	KUNIT_EXPECT_EQ(test, mock->resets, 0);
 }
 
@@ -317,6 +327,7 @@ static void cqp_ring_wraps(struct kunit *test)
 	u64 total = seq + CQP_TEST_WRAP_CMDS;
 	struct irdma_hw_wqe w;
 	int i, ret;
+	u8 op;
 	u32 pd;
 
 	for (i = 0; i < CQP_TEST_WRAP_CMDS; i++) {
@@ -334,12 +345,19 @@ static void cqp_ring_wraps(struct kunit *test)
 			CQP_TEST_WRAP_CMDS);
 	KUNIT_EXPECT_FALSE(test, irdma_hw_model_stag(mock->hw, idx, &pd));
 
-	/* The last WQE of the first pass, the first of the second */
-	expect_wqe(test, mock, cqp->sq_size - 1, IRDMA_HW_OP_DEALLOC_STAG, &w);
+	/*
+	 * The last WQE of the first pass, the first of the second: commands
+	 * alternate from an ALLOC_STAG at @seq
+	 */
+	op = (cqp->sq_size - 1 - seq) % 2 ? IRDMA_HW_OP_DEALLOC_STAG :
+					      IRDMA_HW_OP_ALLOC_STAG;
+	expect_wqe(test, mock, cqp->sq_size - 1, op, &w);
 	KUNIT_EXPECT_EQ(test, w.idx, cqp->sq_size - 1);
 	KUNIT_EXPECT_TRUE(test, w.polarity);
 	KUNIT_EXPECT_FALSE(test, w.error);
-	expect_wqe(test, mock, cqp->sq_size, IRDMA_HW_OP_ALLOC_STAG, &w);
+	op = op == IRDMA_HW_OP_ALLOC_STAG ? IRDMA_HW_OP_DEALLOC_STAG :
+					    IRDMA_HW_OP_ALLOC_STAG;
+	expect_wqe(test, mock, cqp->sq_size, op, &w);
 	KUNIT_EXPECT_EQ(test, w.idx, 0);
 	KUNIT_EXPECT_FALSE(test, w.polarity);
 	KUNIT_EXPECT_FALSE(test, w.error);

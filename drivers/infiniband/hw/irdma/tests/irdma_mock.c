@@ -25,21 +25,24 @@
  *    through irdma_uk_cq_init(), with rings, shadow areas and doorbells
  *    in coherent DMA memory and the BAR.
  *
- * The device has verbs.c's ops (irdma_set_device_ops(), verbs_seam.h),
- * so the suites call the verbs as the RDMA core would; the doorbells
- * they ring, SQ doorbells and CQ arms too, reach the model.
+ * The device is registered with the RDMA core by the driver's own
+ * irdma_ib_register_device(), as irdma_probe() registers an E810's, over
+ * a netdev and a PCI function that exist in memory only; so it has
+ * verbs.c's ops and the suites call the verbs as the RDMA core would.
+ * The doorbells they ring, SQ doorbells and CQ arms too, reach the model.
  *
  * Everything is released by KUnit actions when the test ends.
  */
 #include <kunit/device.h>
 #include <kunit/test.h>
 #include <linux/dma-mapping.h>
+#include <linux/etherdevice.h>
+#include <linux/pci.h>
 #include <linux/vmalloc.h>
 
 #include "irdma_hw_model.h"
 #include "irdma_mock.h"
 #include "../icrdma_hw.h"
-#include "../verbs_seam.h"
 
 /* BAR0 of an E810 function: registers, then the doorbell pages at 8 MiB */
 #define IRDMA_MOCK_BAR_LEN		SZ_8M
@@ -371,11 +374,26 @@ static void irdma_mock_free_ibdev(void *data)
 	ib_dealloc_device(&iwdev->ibdev);
 }
 
+KUNIT_DEFINE_ACTION_WRAPPER(irdma_mock_free_netdev, free_netdev,
+			    struct net_device *);
+
+/*
+ * The RDMA device and the netdev of its port, which ice would have made
+ * and probe found.  The netdev is never registered; registration holds a
+ * reference to it until unregistration, so it goes after the ib_device.
+ */
 static void irdma_mock_setup_iwdev(struct irdma_mock *mock)
 {
 	struct kunit *test = mock->test;
 	struct irdma_device *iwdev;
+	struct net_device *netdev;
 	int ret;
+
+	netdev = alloc_etherdev(0);
+	KUNIT_ASSERT_NOT_NULL(test, netdev);
+	ret = kunit_add_action_or_reset(test, irdma_mock_free_netdev, netdev);
+	KUNIT_ASSERT_EQ(test, ret, 0);
+	eth_hw_addr_random(netdev);
 
 	iwdev = ib_alloc_device(irdma_device, ibdev);
 	KUNIT_ASSERT_NOT_NULL(test, iwdev);
@@ -385,11 +403,8 @@ static void irdma_mock_setup_iwdev(struct irdma_mock *mock)
 	mock->iwdev = iwdev;
 	mock->rf.iwdev = iwdev;
 	iwdev->rf = &mock->rf;
+	iwdev->netdev = netdev;
 	iwdev->roce_mode = false;
-	iwdev->ibdev.phys_port_cnt = 1;
-	iwdev->ibdev.dev.parent = mock->dev;
-	/* What ib_register_device() would have set: ib_dma_*() map on it */
-	iwdev->ibdev.dma_device = mock->dev;
 	iwdev->vsi.dev = &mock->rf.sc_dev;
 	iwdev->vsi.back_vsi = iwdev;
 	init_waitqueue_head(&iwdev->suspend_wq);
@@ -412,45 +427,99 @@ static void irdma_mock_setup_pd(struct irdma_mock *mock)
 	irdma_sc_pd_init(&rf->sc_dev, &mock->pd.sc_pd, pd_id, IRDMA_ABI_VER);
 }
 
-KUNIT_DEFINE_ACTION_WRAPPER(irdma_mock_free_netdev, free_netdev,
-			    struct net_device *);
+static void irdma_mock_release_pcidev(struct device *dev)
+{
+	kfree(to_pci_dev(dev));
+}
+
+KUNIT_DEFINE_ACTION_WRAPPER(irdma_mock_del_pcidev, device_unregister,
+			    struct device *);
 
 /*
- * What registration would have given the device, short of registering
- * it: verbs.c's ops (but not its dealloc_driver, which would free the
- * mock's PCI function), a port of iWARP core capabilities from the
- * driver's get_port_immutable, and the attributes its query_device
- * reports.  The netdev and PCI device behind them are never registered;
- * query_device and query_port only read them.
+ * The PCI function the ib_device hangs under in sysfs, with the IDs its
+ * query_device reports: a device of its own, below the mock's, on no
+ * bus.  Nothing else of PCI is there.
  */
-static void irdma_mock_setup_verbs(struct irdma_mock *mock)
+static void irdma_mock_setup_pcidev(struct irdma_mock *mock)
 {
-	struct ib_device *ibdev = &mock->iwdev->ibdev;
 	struct kunit *test = mock->test;
-	struct ib_udata no_udata = {};
-	struct net_device *netdev;
+	struct pci_dev *pcidev;
 	int ret;
 
-	mock->rf.pcidev = kunit_kzalloc(test, sizeof(*mock->rf.pcidev),
-					GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, mock->rf.pcidev);
-	mock->rf.pcidev->vendor = PCI_VENDOR_ID_INTEL;
-	mock->rf.pcidev->device = IRDMA_MOCK_PCI_DEVICE;
-	netdev = alloc_etherdev(0);
-	KUNIT_ASSERT_NOT_NULL(test, netdev);
-	ret = kunit_add_action_or_reset(test, irdma_mock_free_netdev, netdev);
+	pcidev = kzalloc(sizeof(*pcidev), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, pcidev);
+	device_initialize(&pcidev->dev);
+	pcidev->dev.release = irdma_mock_release_pcidev;
+	pcidev->dev.parent = mock->dev;
+	pcidev->vendor = PCI_VENDOR_ID_INTEL;
+	pcidev->device = IRDMA_MOCK_PCI_DEVICE;
+	ret = dev_set_name(&pcidev->dev, "%s.pf", dev_name(mock->dev));
+	if (!ret)
+		ret = device_add(&pcidev->dev);
+	if (ret) {
+		put_device(&pcidev->dev);
+		KUNIT_FAIL_AND_ABORT(test, "PCI function: %d", ret);
+	}
+	ret = kunit_add_action_or_reset(test, irdma_mock_del_pcidev,
+					&pcidev->dev);
 	KUNIT_ASSERT_EQ(test, ret, 0);
-	mock->iwdev->netdev = netdev;
+	mock->rf.pcidev = pcidev;
+}
 
-	irdma_set_device_ops(ibdev, false);
-	ibdev->ops.dealloc_driver = NULL;
-	/* A NULL netdev: only the port data, which ib_device_release frees */
-	ret = ib_device_set_netdev(ibdev, NULL, 1);
+static void irdma_mock_free_stats(void *data)
+{
+	struct irdma_sc_vsi *vsi = data;
+
+	irdma_vsi_stats_free(vsi);
+}
+
+/*
+ * The VSI's statistics, as irdma_rt_init_hw() sets them up: the buffer
+ * that GATHER_STATS fills, no statistics instance of its own.  The port's
+ * hw_counters, which registration reads once, come from there.
+ */
+static void irdma_mock_setup_stats(struct irdma_mock *mock)
+{
+	struct irdma_vsi_stats_info info = {};
+	struct irdma_sc_vsi *vsi = &mock->iwdev->vsi;
+	struct kunit *test = mock->test;
+	int ret;
+
+	info.pestat = kunit_kzalloc(test, sizeof(*info.pestat), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, info.pestat);
+	info.fcn_id = mock->rf.sc_dev.hmc_fn_id;
+	ret = irdma_vsi_stats_init(vsi, &info);
 	KUNIT_ASSERT_EQ(test, ret, 0);
-	ret = ibdev->ops.get_port_immutable(ibdev, 1,
-					    &ibdev->port_data[1].immutable);
+	ret = kunit_add_action_or_reset(test, irdma_mock_free_stats, vsi);
 	KUNIT_ASSERT_EQ(test, ret, 0);
-	ret = ibdev->ops.query_device(ibdev, &ibdev->attrs, &no_udata);
+}
+
+static void irdma_mock_unregister(void *data)
+{
+	irdma_ib_unregister_device(data);
+}
+
+/*
+ * Registration, by the driver's own irdma_ib_register_device(), as
+ * irdma_probe() does once the hardware is up: verbs.c's ops, the netdev
+ * on port 1, the ib_device in sysfs and known to the RDMA core's clients.
+ * The mock owns the PCI function and takes its hardware down itself, with
+ * its KUnit actions; so, as a driver without a dealloc_driver callback
+ * does, it unregisters the device and then frees it, and verbs.c's
+ * dealloc_driver, which would tear the function down too, stays unused.
+ */
+static void irdma_mock_register(struct irdma_mock *mock)
+{
+	struct irdma_device *iwdev = mock->iwdev;
+	struct kunit *test = mock->test;
+	int ret;
+
+	irdma_mock_setup_pcidev(mock);
+	irdma_mock_setup_stats(mock);
+	ret = irdma_ib_register_device(iwdev);
+	KUNIT_ASSERT_EQ(test, ret, 0);
+	iwdev->ibdev.ops.dealloc_driver = NULL;
+	ret = kunit_add_action_or_reset(test, irdma_mock_unregister, iwdev);
 	KUNIT_ASSERT_EQ(test, ret, 0);
 }
 
@@ -461,8 +530,8 @@ static void irdma_mock_setup_verbs(struct irdma_mock *mock)
  *
  * Builds the PCI function, its control device (GEN2 attributes, register
  * map), the resource bitmaps, the PBLE resource with its first chunk, the
- * CQP and its request pool, the control CQ, an unregistered &struct
- * irdma_device with verbs.c's ops and a PD, over a firmware model that
+ * CQP and its request pool, the control CQ, a PD, and a &struct
+ * irdma_device registered by the driver, over a firmware model that
  * answers the CQP and counts SQ doorbells.  A failure fails the test.
  *
  * Return: the mock; KUnit frees it and everything in it after the test.
@@ -500,6 +569,10 @@ struct irdma_mock *irdma_mock_create(struct kunit *test,
 	mock->dev->dma_mask = &mock->dev->coherent_dma_mask;
 	ret = dma_set_mask_and_coherent(mock->dev, DMA_BIT_MASK(64));
 	KUNIT_ASSERT_EQ(test, ret, 0);
+	/* Where registration sets the DMA segment limit, as a PCI device has */
+	mock->dev->dma_parms = kunit_kzalloc(test, sizeof(*mock->dev->dma_parms),
+					     GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, mock->dev->dma_parms);
 
 	mock->bar_len = IRDMA_MOCK_BAR_LEN;
 	mock->bar = vzalloc(mock->bar_len);
@@ -548,7 +621,7 @@ struct irdma_mock *irdma_mock_create(struct kunit *test,
 	KUNIT_ASSERT_EQ(test, ret, 0);
 
 	irdma_mock_setup_pd(mock);
-	irdma_mock_setup_verbs(mock);
+	irdma_mock_register(mock);
 	return mock;
 }
 

@@ -41,9 +41,9 @@ struct irdma_mock_params {
  * @rf: the PCI function, whose @rf.sc_dev is initialised by the driver's
  *	own irdma_sc_dev_init() over @bar, and whose resource bitmaps come
  *	from its irdma_initialize_hw_rsrc()
- * @iwdev: the RDMA device, from ib_alloc_device() and never registered;
- *	it has verbs.c's ops, one iWARP port and the attributes the driver
- *	reports, and DMA-maps on @dev
+ * @iwdev: the RDMA device, from ib_alloc_device() and registered by the
+ *	driver's irdma_ib_register_device(): verbs.c's ops, one iWARP port
+ *	over a netdev of its own, DMA mappings on @dev
  * @bar: BAR0 in memory: the registers and doorbells the driver writes
  * @bar_len: its size
  * @hw: the firmware model behind @bar, which answers the driver's CQP

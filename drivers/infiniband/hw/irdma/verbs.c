@@ -14,7 +14,6 @@
  * kernel's irdma does not have.
  */
 #include "main.h"
-#include "verbs_seam.h"
 
 /*
  * Publish one page of the BAR (a doorbell or push page) to user space.
@@ -4661,24 +4660,21 @@ static const struct ib_device_ops irdma_common_ops = {
 	INIT_RDMA_OBJ_SIZE(ib_ucontext, irdma_ucontext, ibucontext),
 };
 
-/* The verbs of an iWARP or a RoCE function, and its node type. */
-VISIBLE_IF_KUNIT void irdma_set_device_ops(struct ib_device *ibdev, bool roce)
-{
-	ibdev->node_type = roce ? RDMA_NODE_IB_CA : RDMA_NODE_RNIC;
-	ib_set_device_ops(ibdev, roce ? &irdma_roce_ops : &irdma_iwarp_ops);
-	ib_set_device_ops(ibdev, &irdma_common_ops);
-}
-EXPORT_SYMBOL_IF_KUNIT(irdma_set_device_ops);
-
-/* Fill in the ib_device: the ops, and what the netdev and PCI function say. */
+/*
+ * Fill in the ib_device: the verbs and node type of an iWARP or a RoCE
+ * function, and what the netdev and PCI function say.
+ */
 static void irdma_init_rdma_device(struct irdma_device *wdev)
 {
 	struct ib_device *ibdev = &wdev->ibdev;
 	struct net_device *netdev = wdev->netdev;
+	bool roce = wdev->roce_mode;
 
 	addrconf_addr_eui48((u8 *)&ibdev->node_guid, netdev->dev_addr);
-	irdma_set_device_ops(ibdev, wdev->roce_mode);
-	if (!wdev->roce_mode)
+	ibdev->node_type = roce ? RDMA_NODE_IB_CA : RDMA_NODE_RNIC;
+	ib_set_device_ops(ibdev, roce ? &irdma_roce_ops : &irdma_iwarp_ops);
+	ib_set_device_ops(ibdev, &irdma_common_ops);
+	if (!roce)
 		memcpy(ibdev->iw_ifname, netdev->name, sizeof(ibdev->iw_ifname));
 	ibdev->phys_port_cnt = 1;
 	ibdev->num_comp_vectors = wdev->rf->ceqs_count;

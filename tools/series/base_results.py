@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-only
 """Judge the suites' results on the base tree's rw.c (base-rw.sh).
 
-Usage: base_results.py base|fixed <failures list> <kernel>=<json>...
+Usage: base_results.py base|fixed|verbs <failures list> <kernel>=<json>...
 
 Every test case that ran (a skipped one did not) counts; the benchmark
 suites' cases do not: they measure the base, and a refusal of theirs is
@@ -13,6 +13,12 @@ on the base rw.c, all K listed", or FAIL lines for every unlisted
 failure and every listed case that passed or did not run.  "fixed": with
 the fixes applied every case must pass, the listed ones too; prints
 "PASS kunit-fixed: N cases, the K listed pass" or the FAIL lines.
+"verbs": as "base", for the irdma suites on the base tree's verbs.c
+(base-irdma.sh), whose JSON comes as "x86_64=<json>", and ours as
+"ours=<json>": a case counts if it ran on both, and one of ours that did
+not run on the base (its kernel went down before it) fails; prints
+"PASS irdma differential: N cases, K fail on the base verbs.c, all K
+listed".
 Last line: "<passed> <failed>" for check.sh's tally.
 Under each unlisted failure go the first lines the case printed, from
 the kernel log beside its JSON file (the same name, ending .log), so that
@@ -24,8 +30,9 @@ import sys
 from kunit_results import cases
 
 
-def results(specs):
-    """{(kernel, suite.case): status} of every case that ran."""
+def results(specs, only=""):
+    """{(kernel, suite.case): status} of every case that ran, of the
+    suites whose names start with @only."""
     ran, missing = {}, []
     for spec in specs:
         kernel, path = spec.split("=", 1)
@@ -36,7 +43,8 @@ def results(specs):
             missing.append(f"{kernel} {path}")
             continue
         for suite in root["sub_groups"]:
-            if suite["name"].endswith("_bench"):
+            if (suite["name"].endswith("_bench") or
+                    not suite["name"].startswith(only)):
                 continue
             for name, status in cases(suite, suite["name"] + "."):
                 if status != "SKIP":
@@ -73,26 +81,38 @@ def listed(path):
 
 def main():
     mode, known = sys.argv[1], listed(sys.argv[2])
-    ran, missing = results(sys.argv[3:])
+    specs = [s for s in sys.argv[3:] if not s.startswith("ours=")]
+    ours = [s for s in sys.argv[3:] if s.startswith("ours=")]
+    check, file, only = {"verbs": ("irdma differential", "verbs.c", "irdma")
+                         }.get(mode, (f"kunit-{mode}", "rw.c", ""))
+    ran, missing = results(specs, only)
+    bad = [f"FAIL {check}: no results in {m}" for m in missing]
+    if ours:
+        mine, gone = results(ours, only)
+        bad += [f"FAIL {check}: no results in {m}" for m in gone]
+        base = {n for _, n in ran}
+        bad += [f"FAIL {check}: {n}: did not run on the base"
+                for _, n in sorted(mine) if n not in base]
+        ran = {(k, n): s for (k, n), s in ran.items()
+               if ("ours", n) in mine}
     failed = {k for k, s in ran.items() if s != "PASS"}
-    bad = [f"FAIL kunit-{mode}: no results in {m}" for m in missing]
-    if mode == "base":
+    if mode in ("base", "verbs"):
         for k, n in sorted(failed - known.keys()):
-            bad.append(f"FAIL kunit-base: {k} {n}: fails, not listed")
+            bad.append(f"FAIL {check}: {k} {n}: fails, not listed")
             bad += why([p.split("=", 1)[1][:-len(".json")] + ".log"
-                        for p in sys.argv[3:] if p.startswith(k + "=")], n)
-        bad += [f"FAIL kunit-base: {k} {n}: listed, but "
+                        for p in specs if p.startswith(k + "=")], n)
+        bad += [f"FAIL {check}: {k} {n}: listed, but "
                 f"{'passed' if (k, n) in ran else 'did not run'}"
                 for k, n in sorted(known.keys() - failed)]
-        summary = (f"{len(ran)} cases, {len(failed)} fail on the base rw.c, "
-                   f"all {len(known)} listed")
+        summary = (f"{len(ran)} cases, {len(failed)} fail on the base "
+                   f"{file}, all {len(known)} listed")
     else:
         bad += [f"FAIL kunit-fixed: {k} {n}: {ran[(k, n)]}"
                 for k, n in sorted(failed)]
         bad += [f"FAIL kunit-fixed: {k} {n}: listed, did not run"
                 for k, n in sorted(known.keys() - ran.keys())]
         summary = f"{len(ran)} cases, the {len(known)} listed pass"
-    print(f"{'FAIL' if bad or not ran else 'PASS'} kunit-{mode}: {summary}")
+    print(f"{'FAIL' if bad or not ran else 'PASS'} {check}: {summary}")
     for line in bad:
         print(line)
     ok = not bad and ran

@@ -165,6 +165,21 @@ run_base() {
 	[ "$f" = 0 ]
 }
 
+# The irdma suites against the base tree's verbs.c (base-irdma.sh), judged
+# as run_base judges rw.c's against irdma-base-failures: one line, then
+# one for each case that differs, counted in the tally.
+run_base_irdma() {
+	local d=${BASE_IRDMA:-$BUILD/base-irdma} out p f
+
+	"$here/base-irdma.sh" >"$logs/base-irdma.log" 2>&1
+	out=$(python3 "$here/base_results.py" verbs "$here/irdma-base-failures" \
+		"x86_64=$d/base.json" "ours=$OBJ_X86/kunit.json")
+	echo "$out" | sed '$d'
+	read -r p f <<<"$(echo "$out" | tail -n 1)"
+	passed=$((passed + p))
+	failed=$((failed + f))
+}
+
 # The fixes series (fixes.sh): it applies to the pristine base, each
 # patch builds and passes checkpatch, and the suites pass on the base
 # rw.c with it.
@@ -337,6 +352,7 @@ check "kcsan: ib_core_rw_race again, KCSAN watching ten times as often, every ca
 	race_kcsan
 run_base base
 check_fixes
+run_base_irdma
 check "bench: ib_core_rw_bench printed figures for every case" \
 	python3 "$here/bench_table.py" --check "$OBJ_UM/test.log"
 run_e2e

@@ -1,0 +1,40 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# The irdma suites against upstream's own verbs.c.  A worktree of the
+# patched tree ($BASE_IRDMA/linux, branch series checked out) gets
+# drivers/infiniband/hw/irdma/verbs.c as tag base of $LINUX has it, and
+# nothing else changed: the mock registers its device through
+# irdma_ib_register_device(), which both verbs.c's have.  Its x86_64
+# object tree sits beside it as $OBJ_X86 sits beside $LINUX, so that
+# ccache (CCACHE_BASEDIR=$BUILD) serves every object but verbs.o.
+#
+#   base-irdma.sh   build that kernel and run the irdma* suites in it;
+#           the results go to $BASE_IRDMA/base.json, the kernel log to
+#           base.log beside it, the build's output to build.log.
+#
+# Needs what build.sh needs; BASE_IRDMA defaults to $BUILD/base-irdma.
+set -euo pipefail
+
+here=$(cd "$(dirname "$0")" && pwd)
+d=${BASE_IRDMA:-$BUILD/base-irdma}
+wt=$d/linux
+verbs=drivers/infiniband/hw/irdma/verbs.c
+
+mkdir -p "$d"
+if ! git -C "$wt" rev-parse -q --verify HEAD >/dev/null 2>&1; then
+	rm -rf "$wt"
+	git -C "$LINUX" worktree prune
+	git -C "$LINUX" worktree add -q --detach "$wt" series
+fi
+git -C "$wt" checkout -q -f --detach series
+git -C "$LINUX" show "base:$verbs" >"$wt/$verbs"
+
+export LINUX=$wt OBJ_UM=$d/obj-um OBJ_X86=$d/obj-x86
+rm -f "$d/base.json" "$d/base.log"
+"$here/build.sh" x86-config
+make -C "$wt" ARCH=x86_64 O="$OBJ_X86" -j"$(nproc)" >"$d/build.log" 2>&1
+# A case that oopses fails; one that takes the kernel down ends the run,
+# and the cases after it are missing from base.json.
+"$here/build.sh" x86-kunit-exec 'irdma*' --json="$d/base.json" || true
+cp "$OBJ_X86/test.log" "$d/base.log"

@@ -695,6 +695,26 @@ u32 irdma_mock_cqp_avail(struct irdma_mock *mock)
 }
 
 /**
+ * irdma_mock_last_wqe - the last CQP WQE the model took
+ * @mock: the mock device
+ * @opcode: the IRDMA_HW_OP_* it must have been
+ * @w: where to copy the model's decoding of it
+ *
+ * Fails the test if the model took none or no longer holds it, and
+ * expects @opcode.
+ */
+void irdma_mock_last_wqe(struct irdma_mock *mock, u8 opcode,
+			 struct irdma_hw_wqe *w)
+{
+	struct kunit *test = mock->test;
+	u64 n = irdma_hw_model_wqes(mock->hw);
+
+	KUNIT_ASSERT_GT(test, n, 0);
+	KUNIT_ASSERT_TRUE(test, irdma_hw_model_wqe(mock->hw, n - 1, w));
+	KUNIT_EXPECT_EQ(test, w->opcode, opcode);
+}
+
+/**
  * irdma_mock_create_cq - build a kernel CQ on the mock device
  * @mock: the mock device
  * @cqes: its size in CQEs

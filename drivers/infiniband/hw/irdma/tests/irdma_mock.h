@@ -10,6 +10,7 @@
 
 struct irdma_hw_model;
 struct irdma_hw_sq_wqe;
+struct irdma_hw_wqe;
 struct kunit;
 
 /**
@@ -158,6 +159,8 @@ struct irdma_qp *irdma_mock_create_qp(struct irdma_mock *mock,
 u64 *irdma_mock_pble(struct irdma_mock *mock, u32 idx);
 u64 irdma_mock_mr_page(struct irdma_mock *mock, struct ib_mr *mr, u32 i);
 u32 irdma_mock_cqp_avail(struct irdma_mock *mock);
+void irdma_mock_last_wqe(struct irdma_mock *mock, u8 opcode,
+			 struct irdma_hw_wqe *w);
 u32 irdma_mock_reg(struct irdma_mock *mock, enum irdma_registers reg);
 void irdma_mock_set_reg(struct irdma_mock *mock, enum irdma_registers reg,
 			u32 val);

@@ -118,17 +118,6 @@ static struct ib_mr *alloc_mr(struct kunit *test, struct irdma_mock *mock,
 	return mr;
 }
 
-/* The last CQP WQE the model took; it must have been @opcode */
-static void last_wqe(struct kunit *test, struct irdma_mock *mock, u8 opcode,
-		     struct irdma_hw_wqe *w)
-{
-	u64 n = irdma_hw_model_wqes(mock->hw);
-
-	KUNIT_ASSERT_GT(test, n, 0);
-	KUNIT_ASSERT_TRUE(test, irdma_hw_model_wqe(mock->hw, n - 1, w));
-	KUNIT_EXPECT_EQ(test, w->opcode, opcode);
-}
-
 /* Counts of irdma_alloc_mr() refuses, and nothing is taken */
 struct alloc_refused_case {
 	const char *name;
@@ -228,7 +217,7 @@ static void fastreg_alloc_dereg(struct kunit *test)
 	KUNIT_EXPECT_GE(test, now.used_pbles, was.used_pbles + c->max_num_sg);
 	KUNIT_EXPECT_EQ(test, now.mrs, was.mrs + 1);
 
-	last_wqe(test, mock, IRDMA_HW_OP_ALLOC_STAG, &w);
+	irdma_mock_last_wqe(mock, IRDMA_HW_OP_ALLOC_STAG, &w);
 	KUNIT_EXPECT_FALSE(test, w.error);
 	KUNIT_EXPECT_TRUE(test, w.stag.mr);
 	KUNIT_EXPECT_EQ(test, w.stag.idx, idx);
@@ -240,7 +229,7 @@ static void fastreg_alloc_dereg(struct kunit *test)
 
 	/* The PBLEs go back to the pool: expect_count() below */
 	KUNIT_ASSERT_EQ(test, ib_dereg_mr(mr), 0);
-	last_wqe(test, mock, IRDMA_HW_OP_DEALLOC_STAG, &w);
+	irdma_mock_last_wqe(mock, IRDMA_HW_OP_DEALLOC_STAG, &w);
 	KUNIT_EXPECT_FALSE(test, w.error);
 	KUNIT_EXPECT_EQ(test, w.stag.idx, idx);
 	KUNIT_EXPECT_EQ(test, w.stag.pd, pd_id);
@@ -717,7 +706,7 @@ static void fastreg_alloc_cqp_fails(struct kunit *test)
 	mr = ib_alloc_mr(mock_pd(mock), IB_MR_TYPE_MEM_REG, 32);
 	KUNIT_EXPECT_EQ(test, PTR_ERR_OR_ZERO(mr), -EIO);
 	KUNIT_EXPECT_EQ(test, irdma_hw_model_wqes(mock->hw), seq + 1);
-	last_wqe(test, mock, IRDMA_HW_OP_ALLOC_STAG, &w);
+	irdma_mock_last_wqe(mock, IRDMA_HW_OP_ALLOC_STAG, &w);
 	KUNIT_EXPECT_TRUE(test, w.error);
 	KUNIT_EXPECT_FALSE(test, irdma_hw_model_stag(mock->hw, w.stag.idx,
 						     &pd));

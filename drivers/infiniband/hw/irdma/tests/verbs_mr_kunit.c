@@ -38,17 +38,6 @@
 #define MR_TEST_MAJ		0x0100
 #define MR_TEST_MIN		0x0002
 
-/* The last CQP WQE the model took; it must have been @opcode */
-static void last_wqe(struct kunit *test, struct irdma_mock *mock, u8 opcode,
-		     struct irdma_hw_wqe *w)
-{
-	u64 n = irdma_hw_model_wqes(mock->hw);
-
-	KUNIT_ASSERT_GT(test, n, 0);
-	KUNIT_ASSERT_TRUE(test, irdma_hw_model_wqe(mock->hw, n - 1, w));
-	KUNIT_EXPECT_EQ(test, w->opcode, opcode);
-}
-
 static u32 count_chunks(struct irdma_mock *mock)
 {
 	return list_count_nodes(&mock->pble_rsrc.pinfo.clist);
@@ -350,7 +339,7 @@ static void irdma_pble_grow_programs_sd(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, irdma_hw_model_op_count(mock->hw,
 						      IRDMA_HW_OP_UPDATE_PE_SDS),
 			2);
-	last_wqe(test, mock, IRDMA_HW_OP_UPDATE_PE_SDS, &w);
+	irdma_mock_last_wqe(mock, IRDMA_HW_OP_UPDATE_PE_SDS, &w);
 	KUNIT_EXPECT_FALSE(test, w.error);
 	KUNIT_ASSERT_EQ(test, w.sds.cnt + w.sds.mem, 1);
 	KUNIT_EXPECT_EQ(test, w.sds.cmd[0] & MR_TEST_SD_IDX, 2);
@@ -456,7 +445,7 @@ static void irdma_cqp_exec_alloc_stag(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, w.stag.len, 32 * PAGE_SIZE);
 	KUNIT_EXPECT_TRUE(test, irdma_hw_model_stag(mock->hw, 42, &pd));
 	KUNIT_EXPECT_EQ(test, pd, mock->pd.sc_pd.pd_id);
-	last_wqe(test, mock, IRDMA_HW_OP_ALLOC_STAG, &w);
+	irdma_mock_last_wqe(mock, IRDMA_HW_OP_ALLOC_STAG, &w);
 	KUNIT_EXPECT_TRUE(test, w.error);
 	KUNIT_EXPECT_EQ(test, w.stag.idx, 42);
 	KUNIT_EXPECT_EQ(test, irdma_mock_cqp_avail(mock), 16);

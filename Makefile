@@ -13,7 +13,8 @@ SERIES	:= $(BUILD)/series
 CCACHE_DIR ?= $(HOME)/.cache/ccache
 # Paths under $(BUILD) are hashed relative to the object tree, so that a
 # clone elsewhere (CI's) and the other source trees of the same layout
-# (the base rw.c's, tools/series/base-rw.sh) hit what one build cached.
+# (the base rw.c's, tools/series/base-rw.sh, and the base verbs.c's,
+# base-irdma.sh) hit what one build cached.
 CCACHE_BASEDIR ?= $(BUILD)
 CCACHE_NOHASHDIR ?= 1
 export CCACHE_DIR CCACHE_BASEDIR CCACHE_NOHASHDIR

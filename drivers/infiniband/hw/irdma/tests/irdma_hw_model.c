@@ -20,7 +20,11 @@
  *    takes the SQ WQEs from its own tail on while their valid bit says the
  *    current pass of the ring, decodes each into the QP's log, registers
  *    FAST_REGISTER STags (following their PBLs through the SD table to
- *    the pages) and invalidates LOCAL_INV ones.
+ *    the pages) and invalidates LOCAL_INV ones, then writes its SQ tail
+ *    into the QP's doorbell shadow area, where the driver reads it to
+ *    decide whether the next WQEs need a doorbell.  A test can hold the
+ *    SQ, as if the hardware were busy: doorbells are counted, the WQEs
+ *    are taken when it lets go, doorbell or not.
  *
  * Every field is read with this file's own layouts, written from the
  * hardware's WQE, CQE and register formats rather than taken from the
@@ -192,6 +196,14 @@
 #define HW_SHADOW_ARM_NEXT	BIT_ULL(14)
 
 /*
+ * A QP's doorbell shadow area, 64 bytes at the address CREATE_QP gives
+ * in its qword 5: the hardware writes its SQ tail, the next quantum it
+ * takes, into qword 0, where the driver reads it before ringing WQEALLOC.
+ */
+#define HW_QP_SHADOW_LEN	64
+#define HW_QP_SHADOW_SQ_TAIL	GENMASK_ULL(14, 0)		/* qword 0 */
+
+/*
  * An STag's index field is its upper 24 bits; the MR object it names is in
  * the low ones, at least 14 of them, and the driver keeps the rest for a
  * key of its own (the stag mask of irdma_initialize_hw_rsrc()).  The model
@@ -213,12 +225,17 @@ struct irdma_hw_stag {
  * quantum the model takes and the valid bit of this pass of the ring, and
  * the log of decoded WQEs, by the quantum each starts at: the last WQE
  * taken there.  A WQE has at least one quantum, so a whole pass fits.
+ * The model writes its tail into the QP's doorbell shadow area whenever
+ * it has taken WQEs.  While the SQ is held, doorbells are counted and no
+ * WQE is taken, as when the hardware is busy elsewhere.
  */
 struct irdma_hw_sq {
 	__le64 *ring;
+	__le64 *shadow;
 	u32 quanta;
 	u32 tail;
 	bool polarity;
+	bool held;
 	struct irdma_hw_sq_wqe *log;
 };
 
@@ -982,11 +999,27 @@ static bool irdma_hw_sq_step(struct irdma_hw_model *hw, struct irdma_hw_sq *sq)
 	return true;
 }
 
+/* Tells the driver, in the QP's shadow area, where the SQ's tail is */
+static void irdma_hw_sq_publish(struct irdma_hw_sq *sq)
+{
+	WRITE_ONCE(sq->shadow[0],
+		   cpu_to_le64(FIELD_PREP(HW_QP_SHADOW_SQ_TAIL, sq->tail)));
+}
+
+/* Takes every WQE that is there, then publishes the tail */
+static void irdma_hw_sq_run(struct irdma_hw_model *hw, struct irdma_hw_sq *sq)
+{
+	u32 n;
+
+	for (n = 0; n < sq->quanta && irdma_hw_sq_step(hw, sq); n++)
+		;
+	irdma_hw_sq_publish(sq);
+}
+
 /* WQEALLOC written: a QP has new WQEs in its SQ */
 static void irdma_hw_sq_doorbell(struct irdma_hw_model *hw, u32 qp_id)
 {
 	struct irdma_hw_sq *sq;
-	u32 n;
 
 	if (qp_id >= hw->nqps || !hw->qp_sqs[qp_id]) {
 		irdma_hw_fault(hw, "WQEALLOC rung for a QP the model lacks");
@@ -994,8 +1027,8 @@ static void irdma_hw_sq_doorbell(struct irdma_hw_model *hw, u32 qp_id)
 	}
 	hw->sq_dbs[qp_id]++;
 	sq = hw->qp_sqs[qp_id];
-	for (n = 0; n < sq->quanta && irdma_hw_sq_step(hw, sq); n++)
-		;
+	if (!sq->held)
+		irdma_hw_sq_run(hw, sq);
 }
 
 static void irdma_hw_reg_written(struct irdma_hw_model *hw, u32 reg, u32 val)
@@ -1318,12 +1351,14 @@ static void irdma_hw_kvfree(void *p)
  * @quanta: its size in 32-byte quanta
  * @start: the first quantum the driver posts to; the ones before it the
  *	hardware consumed on the way to RTS
+ * @shadow_pa: the DMA address of the QP's doorbell shadow area
  *
  * The model takes the SQ's WQEs from @start on, the first pass of the
- * ring with valid bit 1.
+ * ring with valid bit 1, and writes @start as its tail into the shadow
+ * area now, as it writes every later tail.
  */
 void irdma_hw_model_add_sq(struct irdma_hw_model *hw, u32 qp_id, u64 sq_pa,
-			   u32 quanta, u32 start)
+			   u32 quanta, u32 start, u64 shadow_pa)
 {
 	struct kunit *test = hw->test;
 	struct irdma_hw_sq *sq;
@@ -1340,11 +1375,42 @@ void irdma_hw_model_add_sq(struct irdma_hw_model *hw, u32 qp_id, u64 sq_pa,
 	KUNIT_ASSERT_EQ(test, ret, 0);
 	sq->ring = irdma_hw_dma(hw, sq_pa, (size_t)quanta * HW_SQ_QUANTUM);
 	KUNIT_ASSERT_NOT_NULL(test, sq->ring);
+	sq->shadow = irdma_hw_dma(hw, shadow_pa, HW_QP_SHADOW_LEN);
+	KUNIT_ASSERT_NOT_NULL(test, sq->shadow);
 	sq->quanta = quanta;
 	sq->tail = start;
 	sq->polarity = true;
 	spin_lock_irqsave(&irdma_hw_lock, flags);
 	hw->qp_sqs[qp_id] = sq;
+	irdma_hw_sq_publish(sq);
+	spin_unlock_irqrestore(&irdma_hw_lock, flags);
+}
+
+/**
+ * irdma_hw_model_sq_hold - keep the hardware off a QP's SQ, or let it on
+ * @hw: the model
+ * @qp_id: the QP's ID, of an SQ the model has
+ * @hold: true to hold the SQ, false to release it
+ *
+ * While the SQ is held, its doorbells are counted and no WQE is taken:
+ * the tail in the shadow area stays behind, as while the hardware is
+ * busy.  Released, the model takes every WQE posted meanwhile, doorbell
+ * or not, as the hardware does once it gets to them, and writes its tail.
+ */
+void irdma_hw_model_sq_hold(struct irdma_hw_model *hw, u32 qp_id, bool hold)
+{
+	struct irdma_hw_sq *sq;
+	unsigned long flags;
+
+	spin_lock_irqsave(&irdma_hw_lock, flags);
+	sq = qp_id < hw->nqps ? hw->qp_sqs[qp_id] : NULL;
+	if (!sq) {
+		irdma_hw_fault(hw, "a hold on an SQ the model lacks");
+	} else {
+		sq->held = hold;
+		if (!hold)
+			irdma_hw_sq_run(hw, sq);
+	}
 	spin_unlock_irqrestore(&irdma_hw_lock, flags);
 }
 

@@ -246,7 +246,8 @@ u32 irdma_hw_model_ccq_arms(struct irdma_hw_model *hw);
 u32 irdma_hw_model_sq_doorbells(struct irdma_hw_model *hw, u32 qp_id);
 bool irdma_hw_model_cqp_up(struct irdma_hw_model *hw);
 void irdma_hw_model_add_sq(struct irdma_hw_model *hw, u32 qp_id, u64 sq_pa,
-			   u32 quanta, u32 start);
+			   u32 quanta, u32 start, u64 shadow_pa);
+void irdma_hw_model_sq_hold(struct irdma_hw_model *hw, u32 qp_id, bool hold);
 bool irdma_hw_model_sq_wqe(struct irdma_hw_model *hw, u32 qp_id, u32 idx,
 			   struct irdma_hw_sq_wqe *wqe);
 u32 irdma_hw_model_sq_tail(struct irdma_hw_model *hw, u32 qp_id);

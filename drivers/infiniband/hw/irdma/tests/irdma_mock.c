@@ -857,9 +857,13 @@ struct irdma_qp *irdma_mock_create_qp(struct irdma_mock *mock,
 	info.vsi = &mock->iwdev->vsi;
 	ret = irdma_sc_qp_init(&iwqp->sc_qp, &info);
 	KUNIT_ASSERT_EQ(test, ret, 0);
-	/* The hardware took the connection WQEs before the driver's head */
+	/*
+	 * What CREATE_QP gives the hardware: the SQ and the doorbell shadow
+	 * area.  It took the connection WQEs before the driver's head.
+	 */
 	irdma_hw_model_add_sq(mock->hw, qp_num, info.sq_pa, uk->sq_depth,
-			      IRDMA_RING_CURRENT_HEAD(iwqp->sc_qp.qp_uk.sq_ring));
+			      IRDMA_RING_CURRENT_HEAD(iwqp->sc_qp.qp_uk.sq_ring),
+			      info.shadow_area_pa);
 
 	iwqp->iwdev = mock->iwdev;
 	iwqp->iwpd = &mock->pd;
@@ -898,23 +902,6 @@ struct irdma_qp *irdma_mock_create_qp(struct irdma_mock *mock,
 	init_waitqueue_head(&iwqp->waitq);
 	init_waitqueue_head(&iwqp->mod_qp_waitq);
 	return iwqp;
-}
-
-/**
- * irdma_mock_sq_hw_caught_up - let the hardware have consumed the SQ
- * @iwqp: a mock QP
- *
- * Writes the QP's SQ head as the hardware's tail in its shadow area, as
- * an idle function would have: the next doorbell the driver considers
- * ringing is then rung.
- */
-void irdma_mock_sq_hw_caught_up(struct irdma_qp *iwqp)
-{
-	struct irdma_qp_uk *uk = &iwqp->sc_qp.qp_uk;
-
-	set_64bit_val(uk->shadow_area, 0,
-		      FIELD_PREP(IRDMA_QP_DBSA_HW_SQ_TAIL,
-				 IRDMA_RING_CURRENT_HEAD(uk->sq_ring)));
 }
 
 static void irdma_mock_decode_frag(__le64 *wqe, u32 off,

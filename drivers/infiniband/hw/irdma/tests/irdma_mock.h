@@ -165,7 +165,6 @@ u32 irdma_mock_reg(struct irdma_mock *mock, enum irdma_registers reg);
 void irdma_mock_set_reg(struct irdma_mock *mock, enum irdma_registers reg,
 			u32 val);
 
-void irdma_mock_sq_hw_caught_up(struct irdma_qp *iwqp);
 int irdma_mock_sq_wqe(struct irdma_qp *iwqp, u32 idx,
 		      struct irdma_mock_wqe *wqe);
 int irdma_mock_sq_next_wqe(struct irdma_qp *iwqp, u32 idx,

@@ -452,9 +452,18 @@ static void irdma_cqp_exec_alloc_stag(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, mock->resets, 0);
 }
 
+/* The SQ tail the hardware last wrote into @uk's doorbell shadow area */
+static u32 shadow_sq_tail(struct irdma_qp_uk *uk)
+{
+	return FIELD_GET(IRDMA_QP_DBSA_HW_SQ_TAIL,
+			 le64_to_cpu(READ_ONCE(uk->shadow_area[0])));
+}
+
 /*
- * A QP's SQ in memory: iWARP's connection WQEs at the head, a doorbell
- * the driver rings only when the hardware has caught up with the SQ.
+ * A QP's SQ in memory: iWARP's connection WQEs at the head, the
+ * hardware's SQ tail in the doorbell shadow area, where it stopped, and
+ * a doorbell the driver rings only when that tail has reached the first
+ * WQE it has not rung for: a busy hardware takes the rest without one.
  */
 static void irdma_qp_sq_in_memory(struct kunit *test)
 {
@@ -468,6 +477,7 @@ static void irdma_qp_sq_in_memory(struct kunit *test)
 				   .rem_addr = { .addr = 0x2000,
 						 .lkey = 0x200 } },
 	};
+	u32 head;
 
 	KUNIT_EXPECT_GE(test, IRDMA_RING_SIZE(uk->sq_ring), 512);
 	KUNIT_EXPECT_EQ(test, uk->conn_wqes, 3);
@@ -476,36 +486,56 @@ static void irdma_qp_sq_in_memory(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, (uintptr_t)uk->wqe_alloc_db,
 			(uintptr_t)mock->bar + PFPE_WQEALLOC);
 	KUNIT_EXPECT_NE(test, uk->qp_id, 0);
+	/* Past the connection WQEs on the way to RTS */
+	KUNIT_EXPECT_EQ(test, shadow_sq_tail(uk), 3);
 
-	/* The hardware is behind the SQ: no doorbell */
+	/* Idle: the WQE rings the doorbell with the QP's number, is taken */
+	irdma_mock_set_reg(mock, IRDMA_WQEALLOC, 0);
+	KUNIT_ASSERT_EQ(test, irdma_uk_rdma_write(uk, &info, true), 0);
+	head = IRDMA_RING_CURRENT_HEAD(uk->sq_ring);
+	KUNIT_EXPECT_EQ(test, irdma_mock_reg(mock, IRDMA_WQEALLOC), uk->qp_id);
+	KUNIT_EXPECT_EQ(test, irdma_hw_model_sq_doorbells(mock->hw, uk->qp_id),
+			1);
+	KUNIT_EXPECT_EQ(test, irdma_hw_model_sq_tail(mock->hw, uk->qp_id),
+			head);
+	KUNIT_EXPECT_EQ(test, shadow_sq_tail(uk), head);
+
+	/*
+	 * Busy: the next WQE is rung for, but the hardware's tail stays
+	 * where it was; the one after it is not rung for
+	 */
+	irdma_hw_model_sq_hold(mock->hw, uk->qp_id, true);
+	KUNIT_ASSERT_EQ(test, irdma_uk_rdma_write(uk, &info, true), 0);
+	KUNIT_EXPECT_EQ(test, irdma_hw_model_sq_doorbells(mock->hw, uk->qp_id),
+			2);
 	irdma_mock_set_reg(mock, IRDMA_WQEALLOC, 0);
 	KUNIT_ASSERT_EQ(test, irdma_uk_rdma_write(uk, &info, true), 0);
 	KUNIT_EXPECT_EQ(test, irdma_mock_reg(mock, IRDMA_WQEALLOC), 0);
 	KUNIT_EXPECT_EQ(test, irdma_hw_model_sq_doorbells(mock->hw, uk->qp_id),
-			0);
+			2);
+	KUNIT_EXPECT_EQ(test, shadow_sq_tail(uk), head);
 
-	/* Caught up: the next WQE rings it with the QP's number */
-	irdma_mock_sq_hw_caught_up(iwqp);
-	KUNIT_ASSERT_EQ(test, irdma_uk_rdma_write(uk, &info, true), 0);
-	KUNIT_EXPECT_EQ(test, irdma_mock_reg(mock, IRDMA_WQEALLOC), uk->qp_id);
-
-	KUNIT_EXPECT_EQ(test, irdma_hw_model_sq_doorbells(mock->hw, uk->qp_id),
-			1);
+	/* Free again, it takes both, doorbell or not, and says so */
+	irdma_hw_model_sq_hold(mock->hw, uk->qp_id, false);
+	head = IRDMA_RING_CURRENT_HEAD(uk->sq_ring);
+	KUNIT_EXPECT_EQ(test, irdma_hw_model_sq_tail(mock->hw, uk->qp_id),
+			head);
+	KUNIT_EXPECT_EQ(test, shadow_sq_tail(uk), head);
 
 	/*
 	 * Without a doorbell, as post_send builds its WQEs, then rung once
 	 * for all of them, as post_send rings it
 	 */
-	irdma_mock_set_reg(mock, IRDMA_WQEALLOC, 0);
-	irdma_mock_sq_hw_caught_up(iwqp);
 	KUNIT_ASSERT_EQ(test, irdma_uk_rdma_write(uk, &info, false), 0);
 	KUNIT_ASSERT_EQ(test, irdma_uk_rdma_write(uk, &info, false), 0);
-	KUNIT_EXPECT_EQ(test, irdma_hw_model_sq_doorbells(mock->hw, uk->qp_id),
-			1);
-	irdma_uk_qp_post_wr(uk);
 	KUNIT_EXPECT_EQ(test, irdma_hw_model_sq_doorbells(mock->hw, uk->qp_id),
 			2);
+	irdma_uk_qp_post_wr(uk);
+	head = IRDMA_RING_CURRENT_HEAD(uk->sq_ring);
+	KUNIT_EXPECT_EQ(test, irdma_hw_model_sq_doorbells(mock->hw, uk->qp_id),
+			3);
 	KUNIT_EXPECT_EQ(test, irdma_mock_reg(mock, IRDMA_WQEALLOC), uk->qp_id);
+	KUNIT_EXPECT_EQ(test, shadow_sq_tail(uk), head);
 }
 
 /* How many 32-byte quanta an SQ WQE of so many fragments takes */

@@ -232,15 +232,28 @@ static int rdma_rw_map_one_mr(struct ib_qp *qp, struct rdma_rw_reg_ctx *reg,
 	return 0;
 }
 
-/* Double @reg's room for registrations; the new half is zeroed. */
-static int rdma_rw_grow_regs(struct rdma_rw_reg_ctx **reg, u32 *max_ops)
+/*
+ * Double @reg's room for registrations; the new half is zeroed.  Room the
+ * caller lent (@room) is left behind for an array of our own.
+ */
+static int rdma_rw_grow_regs(struct rdma_rw_reg_ctx **reg, u32 *max_ops,
+			     void *room)
 {
 	struct rdma_rw_reg_ctx *bigger;
 
-	bigger = krealloc_array(*reg, *max_ops * 2, sizeof(**reg), GFP_KERNEL);
+	if (*reg == room) {
+		bigger = kcalloc(*max_ops * 2, sizeof(**reg), GFP_KERNEL);
+		if (bigger)
+			memcpy(bigger, *reg, *max_ops * sizeof(**reg));
+	} else {
+		bigger = krealloc_array(*reg, *max_ops * 2, sizeof(**reg),
+					GFP_KERNEL);
+		if (bigger)
+			memset(bigger + *max_ops, 0,
+			       *max_ops * sizeof(*bigger));
+	}
 	if (!bigger)
 		return -ENOMEM;
-	memset(bigger + *max_ops, 0, *max_ops * sizeof(*bigger));
 	*reg = bigger;
 	*max_ops *= 2;
 	return 0;
@@ -279,31 +292,42 @@ static int rdma_rw_chain_mr_wrs(struct rdma_rw_ctx *ctx, struct ib_qp *qp,
 	return count;
 }
 
+/* Registrations that @nents entries of a page or less take at most. */
+static u32 rdma_rw_nr_regs(struct ib_device *dev, u32 nents)
+{
+	return rdma_rw_div_up(nents, rdma_rw_fr_page_list_len(dev, false));
+}
+
 /*
  * Register the @sg_cnt mapped entries at @sg with as many MRs as their
  * pages need.  Entries of one page or less take an MR per pages_per_mr of
- * them, which is the room allocated first; longer ones, which an IOMMU
- * makes by merging pages, take more, and the room grows with them.  The
- * work requests are linked once the array has stopped moving.
+ * them, which is the room taken first: @room if the caller lent it (sized
+ * with rdma_rw_nr_regs() for at least @sg_cnt entries, and owned by the
+ * caller), else an allocation the context owns.  Longer entries, which an
+ * IOMMU makes by merging pages, take more, and the room grows with them.
+ * The work requests are linked once the array has stopped moving.
  */
 static int rdma_rw_build_mr_wrs(struct rdma_rw_ctx *ctx, struct ib_qp *qp,
 				u32 port_num, struct scatterlist *sg,
-				u32 sg_cnt, u32 offset, u64 remote_addr,
-				u32 rkey, enum dma_data_direction dir)
+				u32 sg_cnt, u32 offset, void *room,
+				u64 remote_addr, u32 rkey,
+				enum dma_data_direction dir)
 {
-	u32 pages_per_mr = rdma_rw_fr_page_list_len(qp->device, false);
-	u32 max_ops = rdma_rw_div_up(sg_cnt, pages_per_mr);
-	struct rdma_rw_reg_ctx *reg;
+	u32 max_ops = rdma_rw_nr_regs(qp->device, sg_cnt);
+	struct rdma_rw_reg_ctx *reg = room;
 	u32 nr_ops = 0, i;
 	int ret;
 
-	reg = kcalloc(max_ops, sizeof(*reg), GFP_KERNEL);
+	if (reg)
+		memset(reg, 0, max_ops * sizeof(*reg));
+	else
+		reg = kcalloc(max_ops, sizeof(*reg), GFP_KERNEL);
 	if (!reg)
 		return -ENOMEM;
 
 	while (sg_cnt) {
 		if (nr_ops == max_ops) {
-			ret = rdma_rw_grow_regs(&reg, &max_ops);
+			ret = rdma_rw_grow_regs(&reg, &max_ops, room);
 			if (ret)
 				goto out_put_mrs;
 		}
@@ -319,7 +343,8 @@ static int rdma_rw_build_mr_wrs(struct rdma_rw_ctx *ctx, struct ib_qp *qp,
 out_put_mrs:
 	for (i = 0; i < nr_ops; i++)
 		ib_mr_pool_put(qp, &qp->rdma_mrs, reg[i].mr);
-	kfree(reg);
+	if (reg != room)
+		kfree(reg);
 	if (ret == -EAGAIN)
 		ret = rdma_rw_no_mr(qp, &qp->rdma_mrs, nr_ops + 1);
 	return ret;
@@ -469,7 +494,8 @@ static bool rdma_rw_fits_inline(struct ib_qp *qp, u32 nr_sge,
 /*
  * Build the work requests for @nents mapped entries, in the best shape.
  * @room, if not NULL, is the caller's for the SGE work requests (see
- * rdma_rw_alloc_sge_wrs()).  Inlined, as the helpers every I/O takes are:
+ * rdma_rw_alloc_sge_wrs()) or the registrations (rdma_rw_build_mr_wrs()),
+ * whichever the I/O takes.  Inlined, as the helpers every I/O takes are:
  * an I/O of one SGE costs about as much as a call with ten arguments.
  */
 static __always_inline int
@@ -481,7 +507,7 @@ rdma_rw_init_sg_wrs(struct rdma_rw_ctx *ctx, struct ib_qp *qp, u32 port_num,
 
 	if (rdma_rw_io_needs_mr(qp->device, port_num, dir, nents)) {
 		ret = rdma_rw_build_mr_wrs(ctx, qp, port_num, sg, nents, offset,
-					   remote_addr, rkey, dir);
+					   room, remote_addr, rkey, dir);
 		/* Where MRs are only what the device prefers, SGEs will do. */
 		if (ret >= 0 || rdma_rw_mr_required(qp->device, port_num, dir))
 			return ret;
@@ -830,13 +856,21 @@ rdma_rw_init_bvec_sges(struct rdma_rw_ctx *ctx, struct ib_qp *qp,
 				     dir);
 }
 
+/* The room behind a bio_vec I/O's scatterlist, in the same allocation. */
+static void *rdma_rw_bvec_room(const struct sg_table *sgt)
+{
+	return (void *)sgt->sgl +
+	       array_size(sgt->orig_nents, sizeof(*sgt->sgl));
+}
+
 /*
  * Map the @nr_pieces pieces of @iter as one scatterlist, the way the block
  * layer hands a request over: one call into the DMA layer, which an IOMMU
  * may lay out as one range and which P2PDMA pages go through, and from
  * there on the scatterlist path.  The list takes one allocation with room
- * behind it for the SGE work requests, unless MRs are required; the
- * context keeps it until it is destroyed.
+ * behind it for the SGE work requests or the registrations, whichever the
+ * I/O may take, so that an I/O through MRs allocates once as the
+ * scatterlist API's does; the context keeps it until it is destroyed.
  */
 static noinline int
 rdma_rw_init_bvec_sgl(struct rdma_rw_ctx *ctx, struct ib_qp *qp, u32 port_num,
@@ -847,20 +881,23 @@ rdma_rw_init_bvec_sgl(struct rdma_rw_ctx *ctx, struct ib_qp *qp, u32 port_num,
 {
 	size_t sgl_size = array_size(nr_pieces, sizeof(struct scatterlist));
 	struct sg_table sgt = { .orig_nents = nr_pieces };
+	struct ib_device *dev = qp->device;
 	size_t room_size = 0;
 	struct scatterlist *sg;
 	struct bio_vec piece = {};
-	void *room = NULL;
 	int ret;
 
-	if (!rdma_rw_mr_required(qp->device, port_num, dir))
+	/* Mapping may merge pieces, never split them: room for the most. */
+	if (!rdma_rw_mr_required(dev, port_num, dir))
 		room_size = rdma_rw_sge_wrs_size(nr_pieces,
 						 rdma_rw_max_sge(qp, dir));
+	if (rdma_rw_io_needs_mr(dev, port_num, dir, nr_pieces))
+		room_size = max(room_size,
+				array_size(rdma_rw_nr_regs(dev, nr_pieces),
+					   sizeof(struct rdma_rw_reg_ctx)));
 	sgt.sgl = kvmalloc(size_add(sgl_size, room_size), GFP_KERNEL);
 	if (!sgt.sgl)
 		return -ENOMEM;
-	if (room_size)
-		room = (void *)sgt.sgl + sgl_size;
 
 	/* rdma_rw_bvec_count() has walked @iter: it yields @nr_pieces. */
 	sg_init_table(sgt.sgl, nr_pieces);
@@ -873,7 +910,8 @@ rdma_rw_init_bvec_sgl(struct rdma_rw_ctx *ctx, struct ib_qp *qp, u32 port_num,
 	if (ret)
 		goto out_free;
 	ret = rdma_rw_init_sg_wrs(ctx, qp, port_num, sgt.sgl, sgt.nents, 0,
-				  room, remote_addr, rkey, dir);
+				  rdma_rw_bvec_room(&sgt), remote_addr, rkey,
+				  dir);
 	if (ret < 0)
 		goto out_unmap;
 	ctx->sgt = sgt;
@@ -1220,7 +1258,9 @@ static __always_inline void rdma_rw_free_wrs(struct rdma_rw_ctx *ctx,
 	case RDMA_RW_MR:
 		for (reg = ctx->reg; reg < ctx->reg + ctx->nr_ops; reg++)
 			ib_mr_pool_put(qp, &qp->rdma_mrs, reg->mr);
-		kfree(ctx->reg);
+		/* Unless they outgrew it, behind the bio_vec I/O's list. */
+		if (!ctx->bvec || ctx->reg != rdma_rw_bvec_room(&ctx->sgt))
+			kfree(ctx->reg);
 		break;
 	case RDMA_RW_SIG_MR:
 		ib_mr_pool_put(qp, &qp->sig_mrs, ctx->reg->mr);

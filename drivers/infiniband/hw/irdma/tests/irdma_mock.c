@@ -374,8 +374,19 @@ static void irdma_mock_free_ibdev(void *data)
 	ib_dealloc_device(&iwdev->ibdev);
 }
 
-KUNIT_DEFINE_ACTION_WRAPPER(irdma_mock_free_netdev, free_netdev,
-			    struct net_device *);
+/*
+ * The GID table lets go of the netdev after unregistration returns: in
+ * an RCU callback per GID entry, queued then or, for an entry still in
+ * use, from ib_wq when its last user puts it.  A registered netdev would
+ * wait for them in unregister_netdev(); this one never was registered,
+ * so wait for both before freeing it.
+ */
+static void irdma_mock_free_netdev(void *data)
+{
+	flush_workqueue(ib_wq);
+	rcu_barrier();
+	free_netdev(data);
+}
 
 /*
  * The RDMA device and the netdev of its port, which ice would have made

@@ -17,17 +17,14 @@
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=worktree.sh
+. "$here/worktree.sh"
 d=${BASE_IRDMA:-$BUILD/base-irdma}
 wt=$d/linux
 verbs=drivers/infiniband/hw/irdma/verbs.c
 
 mkdir -p "$d"
-if ! git -C "$wt" rev-parse -q --verify HEAD >/dev/null 2>&1; then
-	rm -rf "$wt"
-	git -C "$LINUX" worktree prune
-	git -C "$LINUX" worktree add -q --detach "$wt" series
-fi
-git -C "$wt" checkout -q -f --detach series
+series_worktree "$wt"
 git -C "$LINUX" show "base:$verbs" >"$wt/$verbs"
 
 export LINUX=$wt OBJ_UM=$d/obj-um OBJ_X86=$d/obj-x86

@@ -24,6 +24,8 @@
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=worktree.sh
+. "$here/worktree.sh"
 base_rw=${BASE_RW:-$BUILD/base-rw}
 wt=$base_rw/linux
 rw_files=(drivers/infiniband/core/rw.c include/rdma/rw.h)
@@ -36,12 +38,7 @@ prepare() {
 	local rev=$1 f
 
 	mkdir -p "$base_rw"
-	if ! git -C "$wt" rev-parse -q --verify HEAD >/dev/null 2>&1; then
-		rm -rf "$wt"
-		git -C "$LINUX" worktree prune
-		git -C "$LINUX" worktree add -q --detach "$wt" series
-	fi
-	git -C "$wt" checkout -q -f --detach series
+	series_worktree "$wt"
 	for f in "${rw_files[@]}"; do
 		git -C "$LINUX" show "$rev:$f" >"$base_rw/new"
 		cmp -s "$base_rw/new" "$wt/$f" || cp "$base_rw/new" "$wt/$f"

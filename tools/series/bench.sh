@@ -33,6 +33,8 @@
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=worktree.sh
+. "$here/worktree.sh"
 bench=${BENCH:-$BUILD/bench}
 src=$bench/src
 batch=${BENCH_BATCH:-10000}
@@ -47,12 +49,7 @@ fragments=("$here/configs/bench.config" "$here/configs/um-guest.config"
 prepare() {
 	local side=$1 f copy=$src/drivers/infiniband/core/tests/rw_bench_base
 
-	if ! git -C "$src" rev-parse -q --verify HEAD >/dev/null 2>&1; then
-		rm -rf "$src"
-		git -C "$LINUX" worktree prune
-		git -C "$LINUX" worktree add -q --detach "$src" series
-	fi
-	git -C "$src" checkout -q -f --detach series
+	series_worktree "$src"
 	rm -rf "$copy"
 	for f in drivers/infiniband/core/rw.c include/rdma/rw.h; do
 		if [ "$side" = base ]; then

@@ -242,18 +242,16 @@ static int rdma_rw_grow_regs(struct rdma_rw_reg_ctx **reg, u32 *max_ops,
 	struct rdma_rw_reg_ctx *bigger;
 
 	if (*reg == room) {
-		bigger = kcalloc(*max_ops * 2, sizeof(**reg), GFP_KERNEL);
+		bigger = kmalloc_array(*max_ops * 2, sizeof(**reg), GFP_KERNEL);
 		if (bigger)
 			memcpy(bigger, *reg, *max_ops * sizeof(**reg));
 	} else {
 		bigger = krealloc_array(*reg, *max_ops * 2, sizeof(**reg),
 					GFP_KERNEL);
-		if (bigger)
-			memset(bigger + *max_ops, 0,
-			       *max_ops * sizeof(*bigger));
 	}
 	if (!bigger)
 		return -ENOMEM;
+	memset(bigger + *max_ops, 0, *max_ops * sizeof(*bigger));
 	*reg = bigger;
 	*max_ops *= 2;
 	return 0;

@@ -854,6 +854,68 @@ rdma_rw_init_bvec_sges(struct rdma_rw_ctx *ctx, struct ib_qp *qp,
 				     dir);
 }
 
+/* One entry of a list that was not cleared: every field written. */
+static __always_inline void rdma_rw_set_sg(struct scatterlist *sg,
+					   struct page *page, u32 len,
+					   u32 offset)
+{
+	*sg = (struct scatterlist){};
+	sg_set_page(sg, page, len, offset);
+}
+
+/*
+ * rdma_rw_bvec_fill_sgl() without a segment boundary: the pieces come
+ * straight off the array, as rdma_rw_bvec_count_segs() counted them, each
+ * segment's max_len long but the last.
+ */
+static void rdma_rw_bvec_fill_segs(struct scatterlist *sgl, u32 nr_pieces,
+				   const struct bio_vec *bv, u32 done,
+				   u32 size, u32 max_len)
+{
+	u32 i = 0, left, off, len;
+
+	for (; i < nr_pieces && size; bv++, done = 0) {
+		left = min(size, bv->bv_len - done);
+		size -= left;
+		for (; left && i < nr_pieces; i++) {
+			off = bv->bv_offset + done;
+			len = min(left, max_len);
+			rdma_rw_set_sg(&sgl[i],
+				       nth_page(bv->bv_page, off / PAGE_SIZE),
+				       len, offset_in_page(off));
+			done += len;
+			left -= len;
+		}
+	}
+}
+
+/*
+ * Write the @nr_pieces pieces of @iter, which rdma_rw_bvec_count() has
+ * walked, into @sgl: one array, each entry written once (no
+ * sg_init_table() clearing it first) and no sg_next() call per entry.
+ */
+static void rdma_rw_bvec_fill_sgl(struct scatterlist *sgl, u32 nr_pieces,
+				  const struct bio_vec *bvecs, u32 nr_bvec,
+				  struct bvec_iter iter,
+				  const struct rdma_rw_dma_limits *lim)
+{
+	struct bio_vec piece = {};
+	u32 i;
+
+	if (lim->boundary == ULONG_MAX) {
+		rdma_rw_bvec_fill_segs(sgl, nr_pieces, &bvecs[iter.bi_idx],
+				       iter.bi_bvec_done, iter.bi_size,
+				       lim->max_len);
+	} else {
+		for (i = 0; i < nr_pieces; i++) {
+			rdma_rw_bvec_next(bvecs, nr_bvec, &iter, lim, &piece);
+			rdma_rw_set_sg(&sgl[i], piece.bv_page, piece.bv_len,
+				       piece.bv_offset);
+		}
+	}
+	sg_init_marker(sgl, nr_pieces);
+}
+
 /* The room behind a bio_vec I/O's scatterlist, in the same allocation. */
 static void *rdma_rw_bvec_room(const struct sg_table *sgt)
 {
@@ -881,8 +943,6 @@ rdma_rw_init_bvec_sgl(struct rdma_rw_ctx *ctx, struct ib_qp *qp, u32 port_num,
 	struct sg_table sgt = { .orig_nents = nr_pieces };
 	struct ib_device *dev = qp->device;
 	size_t room_size = 0;
-	struct scatterlist *sg;
-	struct bio_vec piece = {};
 	int ret;
 
 	/* Mapping may merge pieces, never split them: room for the most. */
@@ -897,12 +957,7 @@ rdma_rw_init_bvec_sgl(struct rdma_rw_ctx *ctx, struct ib_qp *qp, u32 port_num,
 	if (!sgt.sgl)
 		return -ENOMEM;
 
-	/* rdma_rw_bvec_count() has walked @iter: it yields @nr_pieces. */
-	sg_init_table(sgt.sgl, nr_pieces);
-	for (sg = sgt.sgl; sg; sg = sg_next(sg)) {
-		rdma_rw_bvec_next(bvecs, nr_bvec, &iter, lim, &piece);
-		sg_set_page(sg, piece.bv_page, piece.bv_len, piece.bv_offset);
-	}
+	rdma_rw_bvec_fill_sgl(sgt.sgl, nr_pieces, bvecs, nr_bvec, iter, lim);
 
 	ret = ib_dma_map_sgtable_attrs(qp->device, &sgt, dir, 0);
 	if (ret)

@@ -419,33 +419,56 @@ static void rdma_rw_free_sge_wrs(struct rdma_rw_ctx *ctx)
 }
 
 /*
- * Spread the context's @nr_sge SGEs over its RDMA READ/WRITEs, max_sge
- * each.  Returns their count.
+ * Write the context's @nr_sge SGEs, each taken from @next_sge, and spread
+ * them over its RDMA READ/WRITEs, @max_sge each, in the same pass: a work
+ * request's remote address follows from the bytes of the SGEs before it,
+ * which are at hand as they are written.  @next_sge writes the next SGE
+ * from @src, false if its DMA mapping failed; this is inlined with each
+ * caller's.  Returns the SGEs written, fewer than @nr_sge only when
+ * @next_sge failed, and then the context is left unset.
  */
-static int rdma_rw_chain_sge_wrs(struct rdma_rw_ctx *ctx, u32 nr_sge,
-				 u32 max_sge, u64 remote_addr, u32 rkey,
-				 enum dma_data_direction dir)
+static __always_inline u32
+rdma_rw_fill_sge_wrs(struct rdma_rw_ctx *ctx, u32 nr_sge, u32 max_sge,
+		     u64 remote_addr, u32 rkey, enum dma_data_direction dir,
+		     bool (*next_sge)(void *src, struct ib_sge *sge),
+		     void *src)
 {
-	u32 nr_ops = rdma_rw_div_up(nr_sge, max_sge);
-	struct ib_rdma_wr *wrs = ctx->wrs;
-	struct ib_sge *sges = ctx->sges;
-	u32 i, j;
+	struct ib_rdma_wr *wr = ctx->wrs;
+	struct ib_sge *sge = ctx->sges;
+	u32 i, n;
 
-	for (i = 0; i < nr_ops; i++) {
-		u32 first = i * max_sge;
-		u32 n = min(nr_sge - first, max_sge);
-
-		rdma_rw_init_rdma_wr(&wrs[i], &sges[first], n, remote_addr,
-				     rkey, dir);
-		for (j = first; j < first + n; j++)
-			remote_addr += sges[j].length;
+	for (i = 0; i < nr_sge; wr++) {
+		n = min(nr_sge - i, max_sge);
+		rdma_rw_init_rdma_wr(wr, sge, n, remote_addr, rkey, dir);
 		if (i)
-			wrs[i - 1].wr.next = &wrs[i].wr;
+			wr[-1].wr.next = &wr->wr;
+		for (; n; n--, i++, sge++) {
+			if (!next_sge(src, sge))
+				return i;
+			remote_addr += sge->length;
+		}
 	}
 
-	ctx->nr_ops = nr_ops;
+	ctx->nr_ops = wr - ctx->wrs;
 	ctx->type = RDMA_RW_MULTI_WR;
-	return nr_ops;
+	return i;
+}
+
+/* The mapped entries of a scatterlist, as rdma_rw_fill_sge_wrs() takes them. */
+struct rdma_rw_sg_src {
+	struct ib_qp *qp;
+	struct scatterlist *sg;
+	u32 offset;
+};
+
+static __always_inline bool rdma_rw_next_sg_sge(void *p, struct ib_sge *sge)
+{
+	struct rdma_rw_sg_src *src = p;
+
+	rdma_rw_sg_to_sge(src->qp, src->sg, src->offset, sge);
+	src->offset = 0;
+	src->sg = sg_next(src->sg);
+	return true;
 }
 
 /*
@@ -457,6 +480,7 @@ static int rdma_rw_build_sge_wrs(struct rdma_rw_ctx *ctx, struct ib_qp *qp,
 				 void *room, u64 remote_addr, u32 rkey,
 				 enum dma_data_direction dir)
 {
+	struct rdma_rw_sg_src src = { .qp = qp, .sg = sg, .offset = offset };
 	u32 max_sge = rdma_rw_max_sge(qp, dir);
 	int ret;
 
@@ -464,9 +488,9 @@ static int rdma_rw_build_sge_wrs(struct rdma_rw_ctx *ctx, struct ib_qp *qp,
 				    room);
 	if (ret)
 		return ret;
-	rdma_rw_sg_to_sges(qp, sg, nents, offset, ctx->sges);
-	return rdma_rw_chain_sge_wrs(ctx, nents, max_sge, remote_addr, rkey,
-				     dir);
+	rdma_rw_fill_sge_wrs(ctx, nents, max_sge, remote_addr, rkey, dir,
+			     rdma_rw_next_sg_sge, &src);
+	return ctx->nr_ops;
 }
 
 /* The @nr_sge SGEs are already in ctx->sge. */
@@ -807,11 +831,32 @@ rdma_rw_unmap_sges(struct ib_device *dev, struct ib_sge *sges, u32 nr_sge,
 		ib_dma_unmap_page(dev, sges[i].addr, sges[i].length, dir);
 }
 
+/* The pieces of a bio_vec walk, each mapped on its own, as SGEs. */
+struct rdma_rw_bvec_src {
+	struct ib_qp *qp;
+	const struct bio_vec *bvecs;
+	u32 nr_bvec;
+	struct bvec_iter iter;
+	const struct rdma_rw_dma_limits *lim;
+	enum dma_data_direction dir;
+};
+
+static __always_inline bool rdma_rw_next_bvec_sge(void *p, struct ib_sge *sge)
+{
+	struct rdma_rw_bvec_src *src = p;
+	struct bio_vec piece = {};
+
+	rdma_rw_bvec_next(src->bvecs, src->nr_bvec, &src->iter, src->lim,
+			  &piece);
+	return rdma_rw_map_piece(src->qp, &piece, sge, src->dir);
+}
+
 /*
  * Map each of the @nr_sge pieces of @iter on its own into its SGE: in the
  * context when they fit in one work request there, else in an allocation
  * that holds the work requests too, which the context keeps, with no
- * scatterlist (@ctx->sgt.sgl NULL).
+ * scatterlist (@ctx->sgt.sgl NULL).  rdma_rw_bvec_count() has walked
+ * @iter: it yields @nr_sge pieces.
  */
 static noinline int
 rdma_rw_init_bvec_sges(struct rdma_rw_ctx *ctx, struct ib_qp *qp,
@@ -820,38 +865,40 @@ rdma_rw_init_bvec_sges(struct rdma_rw_ctx *ctx, struct ib_qp *qp,
 		       const struct rdma_rw_dma_limits *lim, u64 remote_addr,
 		       u32 rkey, enum dma_data_direction dir)
 {
+	struct rdma_rw_bvec_src src = {
+		.qp = qp, .bvecs = bvecs, .nr_bvec = nr_bvec, .iter = iter,
+		.lim = lim, .dir = dir,
+	};
 	u32 max_sge = rdma_rw_max_sge(qp, dir);
-	struct ib_sge *sges = ctx->sge;
-	struct bio_vec piece = {};
-	void *room = NULL;
+	void *room;
 	u32 i;
 
-	if (!rdma_rw_fits_inline(qp, nr_sge, dir)) {
-		room = kvmalloc(rdma_rw_sge_wrs_size(nr_sge, max_sge),
-				GFP_KERNEL);
-		if (!room)
-			return -ENOMEM;
-		rdma_rw_alloc_sge_wrs(ctx, nr_sge,
-				      rdma_rw_div_up(nr_sge, max_sge), room);
-		sges = ctx->sges;
-	}
-
-	/* rdma_rw_bvec_count() has walked @iter: it yields @nr_sge pieces. */
-	for (i = 0; i < nr_sge; i++) {
-		rdma_rw_bvec_next(bvecs, nr_bvec, &iter, lim, &piece);
-		if (!rdma_rw_map_piece(qp, &piece, &sges[i], dir)) {
-			rdma_rw_unmap_sges(qp->device, sges, i, dir);
-			kvfree(room);
-			return -ENOMEM;
+	if (rdma_rw_fits_inline(qp, nr_sge, dir)) {
+		for (i = 0; i < nr_sge; i++) {
+			if (!rdma_rw_next_bvec_sge(&src, &ctx->sge[i])) {
+				rdma_rw_unmap_sges(qp->device, ctx->sge, i,
+						   dir);
+				return -ENOMEM;
+			}
 		}
-	}
-
-	if (!room)
 		return rdma_rw_init_inline_wr(ctx, nr_sge, remote_addr, rkey,
 					      dir);
+	}
+
+	room = kvmalloc(rdma_rw_sge_wrs_size(nr_sge, max_sge), GFP_KERNEL);
+	if (!room)
+		return -ENOMEM;
+	rdma_rw_alloc_sge_wrs(ctx, nr_sge, rdma_rw_div_up(nr_sge, max_sge),
+			      room);
+	i = rdma_rw_fill_sge_wrs(ctx, nr_sge, max_sge, remote_addr, rkey, dir,
+				 rdma_rw_next_bvec_sge, &src);
+	if (i < nr_sge) {
+		rdma_rw_unmap_sges(qp->device, ctx->sges, i, dir);
+		kvfree(room);
+		return -ENOMEM;
+	}
 	ctx->sgt.sgl = NULL;
-	return rdma_rw_chain_sge_wrs(ctx, nr_sge, max_sge, remote_addr, rkey,
-				     dir);
+	return ctx->nr_ops;
 }
 
 /* One entry of a list that was not cleared: every field written. */

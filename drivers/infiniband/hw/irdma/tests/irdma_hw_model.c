@@ -14,9 +14,15 @@
  *    tail to that head, each only if its valid bit says the current pass
  *    of the ring, decodes and executes it, writes one CQE per WQE into the
  *    control CQ (CCQ) once there is one, and moves CQPTAIL;
- *  - CQARM for the CCQ: the model reads the arm request in its shadow
- *    area; for any other CQ, which the model has not created, it faults;
- *  - WQEALLOC with a QP's ID: the model counts the QP's SQ doorbells and
+ *  - CQARM with a CQ's ID: the model reads the arm request in the CQ's
+ *    shadow area and raises one event (a CEQE on a real E810, counted
+ *    here) on the next CQE it writes there, or the next solicited one;
+ *    for a CQ it has not created, it faults;
+ *  - WQEALLOC with the ID of a QP that CREATE_QP made: the model counts
+ *    the doorbell; such a QP never reaches RTS without a connection, so
+ *    its SQ is not read;
+ *  - WQEALLOC with the ID of a QP the mock gave it an SQ of, in RTS
+ *    (irdma_hw_model_add_sq()): the model counts the QP's SQ doorbells and
  *    takes the SQ WQEs from its own tail on while their valid bit says the
  *    current pass of the ring, decodes each into the QP's log, registers
  *    FAST_REGISTER STags (following their PBLs through the SD table to
@@ -29,9 +35,17 @@
  * Every field is read with this file's own layouts, written from the
  * hardware's WQE, CQE and register formats rather than taken from the
  * driver's defs.h, so that a wrong encoding in the driver shows as a wrong
- * decoded value.  Executed so far: CREATE_CQ and DESTROY_CQ of the CCQ,
- * ALLOC_STAG (MRs and MWs), DEALLOC_STAG, UPDATE_PE_SDS and GATHER_STATS
- * (all counters zero: the model moves no packets).  Anything else
+ * decoded value.  Executed so far: CREATE_CQ, MODIFY_CQ (a resize) and
+ * DESTROY_CQ, of the CCQ and of the verbs' CQs; CREATE_QP, MODIFY_QP,
+ * DESTROY_QP and FLUSH_WQES of iWARP QPs, each QP's host context read
+ * where the command points; ALLOC_STAG (MRs and MWs), DEALLOC_STAG,
+ * UPDATE_PE_SDS and GATHER_STATS (all counters zero: the model moves no
+ * packets).  Each keeps its objects' state, and a command the hardware
+ * would refuse (a QP or CQ ID in use, one that does not exist, a state
+ * the QP cannot move to) completes with an error of the model's own
+ * kind (IRDMA_HW_MAJ_MODEL) that the driver sees as any CQP error.  A
+ * test writes a QP's completions into its CQ with
+ * irdma_hw_model_cq_post(), as the hardware writes them.  Anything else
  * completes with an error of the model's own (IRDMA_HW_MAJ_MODEL) and is a
  * fault of the model, which the test fails on.
  *
@@ -94,6 +108,58 @@
 #define HW_CQ_ENCEQEMASK	BIT_ULL(48)
 #define HW_CQ_CEQ_ID_VALID	BIT_ULL(49)
 #define HW_CQ_AVOIDMEMCNFLCT	BIT_ULL(61)
+
+/* MODIFY_CQ: a new ring (the resize bit), how it is mapped */
+#define HW_CQ_RESIZE		BIT_ULL(43)			/* header */
+#define HW_CQ_PBL_SIZE		GENMASK_ULL(45, 44)
+#define HW_CQ_FIRST_PBLE	GENMASK_ULL(27, 0)		/* qword 6 */
+
+/*
+ * CREATE_QP / MODIFY_QP / DESTROY_QP: the QP's host context address in
+ * qword 2, its doorbell shadow area in qword 5, the rest in the header.
+ */
+#define HW_QP_ID		GENMASK_ULL(23, 0)		/* header */
+#define HW_QP_ORDVALID		BIT_ULL(42)
+#define HW_QP_TOECTXVALID	BIT_ULL(43)
+#define HW_QP_CACHEDVALID	BIT_ULL(44)
+#define HW_QP_VQ		BIT_ULL(45)
+#define HW_QP_CQNUMVALID	BIT_ULL(47)
+#define HW_QP_TYPE		GENMASK_ULL(50, 48)
+#define HW_QP_MACVALID		BIT_ULL(51)
+#define HW_QP_IGNOREMWBOUND	BIT_ULL(54)
+#define HW_QP_REMOVEHASH	BIT_ULL(55)
+#define HW_QP_TERMACT		GENMASK_ULL(57, 56)
+#define HW_QP_RESETCON		BIT_ULL(58)
+#define HW_QP_ARPVALID		BIT_ULL(59)
+#define HW_QP_NEXTSTATE		GENMASK_ULL(62, 60)
+
+/* FLUSH_WQES: the flush codes in qword 2, what to flush in the header */
+#define HW_FLUSH_RQ_MIN		GENMASK_ULL(15, 0)		/* qword 2 */
+#define HW_FLUSH_RQ_MAJ		GENMASK_ULL(31, 16)
+#define HW_FLUSH_SQ_MIN		GENMASK_ULL(47, 32)
+#define HW_FLUSH_SQ_MAJ		GENMASK_ULL(63, 48)
+#define HW_FLUSH_GEN_AE		BIT_ULL(59)			/* header */
+#define HW_FLUSH_USER_CODE	BIT_ULL(60)
+#define HW_FLUSH_SQ		BIT_ULL(61)
+#define HW_FLUSH_RQ		BIT_ULL(62)
+
+/*
+ * The QP host context, the fields the model reads: qword 0 the RQ WQE
+ * size, qwords 1 and 2 the SQ and RQ addresses, qword 3 their sizes
+ * (4 << n quanta), qword 7 the PD (its two high bits in qword 0),
+ * qword 17 the CQs, qword 20 the iWARP mode bit, qword 21 the completion
+ * context every CQE of the QP carries.
+ */
+#define HW_QPC_LEN		256
+#define HW_QPC_RQWQESIZE	GENMASK_ULL(9, 8)		/* qword 0 */
+#define HW_QPC_PDIDXHI		GENMASK_ULL(21, 20)
+#define HW_QPC_RQSIZE		GENMASK_ULL(11, 8)		/* qword 3 */
+#define HW_QPC_SQSIZE		GENMASK_ULL(15, 12)
+#define HW_QPC_PDIDX		GENMASK_ULL(63, 48)		/* qword 7 */
+#define HW_QPC_TXCQ		GENMASK_ULL(18, 0)		/* qword 17 */
+#define HW_QPC_RXCQ		GENMASK_ULL(50, 32)
+#define HW_QPC_IWARPMODE	BIT_ULL(28)			/* qword 20 */
+#define HW_QPC_WQ_QUANTA_MIN	4
 
 /* ALLOC_STAG / DEALLOC_STAG */
 #define HW_STAG_LEN		GENMASK_ULL(45, 0)		/* qword 1 */
@@ -182,18 +248,34 @@
 #define HW_PD_SPAN		SZ_4K
 #define HW_PBLES_PER_LEAF	512
 
-/* A CCQ CQE: 32 bytes, its valid bit in qword 3 and written last */
+/*
+ * A CQE: 32 bytes, its valid bit in qword 3 and written last.  A CCQ CQE
+ * carries the CQP's completion context in qword 1 and the WQE's return
+ * value in qword 2; a QP's, the bytes received in qword 0, the QP's
+ * completion context in qword 1 and its ID in qword 2.
+ */
 #define HW_CQE_QWORDS		4
 #define HW_CQE_RET		GENMASK_ULL(31, 0)		/* qword 2 */
+#define HW_CQE_PAYLOAD		GENMASK_ULL(31, 0)		/* qword 0 */
+#define HW_CQE_QPID		GENMASK_ULL(55, 32)		/* qword 2 */
+#define HW_CQE_SOLICITED	BIT_ULL(54)			/* qword 3 */
+#define HW_CQE_OP		GENMASK_ULL(61, 56)
+#define HW_CQE_SQ		BIT_ULL(62)
 #define HW_CQE_MIN		GENMASK_ULL(15, 0)		/* qword 3 */
 #define HW_CQE_MAJ		GENMASK_ULL(31, 16)
 #define HW_CQE_WQE_IDX		GENMASK_ULL(46, 32)
 #define HW_CQE_ERROR		BIT_ULL(55)
 #define HW_CQE_VALID		BIT_ULL(63)
 
-/* A CQ's shadow area: qword 0 the consumer's head, qword 4 its arm */
+/*
+ * A CQ's shadow area: qword 0 the consumer's head, qword 4 its arm
+ * request: arm for the next CQE, for the next solicited one, and a
+ * sequence number the consumer counts its arms with.
+ */
 #define HW_SHADOW_LEN		64
 #define HW_SHADOW_ARM_NEXT	BIT_ULL(14)
+#define HW_SHADOW_ARM_NEXT_SE	BIT_ULL(15)
+#define HW_SHADOW_ARM_SEQ	GENMASK_ULL(17, 16)
 
 /*
  * A QP's doorbell shadow area, 64 bytes at the address CREATE_QP gives
@@ -210,6 +292,20 @@
  * holds the whole field and wants it back on DEALLOC_STAG.
  */
 #define HW_STAG_OBJ_BITS_MIN	14
+
+/* A CQ other than the CCQ: what the tests read, and where it lives */
+struct irdma_hw_cq_state {
+	bool used;
+	struct irdma_hw_cq cq;
+	__le64 *ring;
+	__le64 *shadow;
+};
+
+/* A QP created by CREATE_QP */
+struct irdma_hw_qp_state {
+	bool used;
+	struct irdma_hw_qp qp;
+};
 
 struct irdma_hw_stag {
 	bool used;
@@ -263,6 +359,9 @@ struct irdma_hw_sq {
  * @sq_dbs: SQ doorbells (WQEALLOC writes), by QP ID
  * @qp_sqs: the SQs the model knows, by QP ID
  * @nqps: QP IDs the function has
+ * @qps: the QPs CREATE_QP made, by QP ID
+ * @cqs: the CQs CREATE_CQ made, by CQ ID; CQ 0 is the CCQ, kept apart
+ * @ncqs: CQ IDs the function has
  * @stags: the STag table, by MR object
  * @nstags: its size
  * @stag_obj: the bits of an STag's index field that name its MR object
@@ -304,6 +403,9 @@ struct irdma_hw_model {
 	u32 *sq_dbs;
 	struct irdma_hw_sq **qp_sqs;
 	u32 nqps;
+	struct irdma_hw_qp_state *qps;
+	struct irdma_hw_cq_state *cqs;
+	u32 ncqs;
 
 	struct irdma_hw_stag *stags;
 	u32 nstags;
@@ -430,14 +532,16 @@ static void irdma_hw_decode_cq(struct irdma_hw_wqe *w)
 	w->cq.shadow_threshold = FIELD_GET(HW_CQ_SHADOW_THRESH, w->qword[2]);
 	w->cq.ring_pa = w->qword[4];
 	w->cq.shadow_pa = w->qword[5];
+	w->cq.resize = FIELD_GET(HW_CQ_RESIZE, hdr);
+	w->cq.pbl_size = FIELD_GET(HW_CQ_PBL_SIZE, hdr);
+	w->cq.first_pble = FIELD_GET(HW_CQ_FIRST_PBLE, w->qword[6]);
 }
 
-/* Only the CCQ so far: CQ 0, a ring of 32-byte CQEs in one piece */
-static void irdma_hw_create_cq(struct irdma_hw_model *hw,
-			       struct irdma_hw_wqe *w)
+/* The CCQ: CQ 0, a ring of 32-byte CQEs in one piece */
+static void irdma_hw_create_ccq(struct irdma_hw_model *hw,
+				struct irdma_hw_wqe *w)
 {
-	if (w->cq.id || w->cq.virtual_map || w->cq.avoid_mem_cflct ||
-	    w->cq.size < 2) {
+	if (w->cq.virtual_map || w->cq.avoid_mem_cflct || w->cq.size < 2) {
 		irdma_hw_fault(hw, "a CQ the model does not implement");
 		irdma_hw_refuse(w, IRDMA_HW_MIN_OPCODE);
 		return;
@@ -456,15 +560,324 @@ static void irdma_hw_create_cq(struct irdma_hw_model *hw,
 	hw->ccq_up = true;
 }
 
-static void irdma_hw_destroy_cq(struct irdma_hw_model *hw,
-				struct irdma_hw_wqe *w)
+/* A CQ's slot, or NULL (and the WQE refused) for the CCQ's or one past them */
+static struct irdma_hw_cq_state *irdma_hw_cq_slot(struct irdma_hw_model *hw,
+						  struct irdma_hw_wqe *w)
 {
-	if (w->cq.id || !hw->ccq_up) {
+	if (!w->cq.id || w->cq.id >= hw->ncqs) {
+		irdma_hw_refuse(w, IRDMA_HW_MIN_BAD_ID);
+		return NULL;
+	}
+	return &hw->cqs[w->cq.id];
+}
+
+/* A ring in one piece: the model maps no PBL for a CQ */
+static bool irdma_hw_cq_map(struct irdma_hw_model *hw, struct irdma_hw_wqe *w,
+			    struct irdma_hw_cq_state *c)
+{
+	__le64 *ring, *shadow;
+
+	if (w->cq.virtual_map || w->cq.avoid_mem_cflct || w->cq.size < 2) {
 		irdma_hw_fault(hw, "a CQ the model does not implement");
+		irdma_hw_refuse(w, IRDMA_HW_MIN_OPCODE);
+		return false;
+	}
+	ring = irdma_hw_dma(hw, w->cq.ring_pa,
+			    (size_t)w->cq.size * HW_CQE_QWORDS * sizeof(u64));
+	shadow = irdma_hw_dma(hw, w->cq.shadow_pa, HW_SHADOW_LEN);
+	if (!ring || !shadow) {
+		irdma_hw_refuse(w, IRDMA_HW_MIN_DMA);
+		return false;
+	}
+	c->ring = ring;
+	c->shadow = shadow;
+	c->cq.size = w->cq.size;
+	c->cq.ring_pa = w->cq.ring_pa;
+	c->cq.shadow_pa = w->cq.shadow_pa;
+	/* A new ring is written from its start, valid bit 1 */
+	c->cq.head = 0;
+	c->cq.polarity = true;
+	return true;
+}
+
+static void irdma_hw_create_cq(struct irdma_hw_model *hw,
+			       struct irdma_hw_wqe *w)
+{
+	struct irdma_hw_cq_state *c;
+
+	if (!w->cq.id) {
+		irdma_hw_create_ccq(hw, w);
+		return;
+	}
+	c = irdma_hw_cq_slot(hw, w);
+	if (!c)
+		return;
+	if (c->used) {
+		irdma_hw_refuse(w, IRDMA_HW_MIN_EXISTS);
+		return;
+	}
+	memset(c, 0, sizeof(*c));
+	if (!irdma_hw_cq_map(hw, w, c))
+		return;
+	c->cq.ceq_id = w->cq.ceq_id;
+	c->cq.ceq_id_valid = w->cq.ceq_id_valid;
+	c->cq.check_overflow = w->cq.check_overflow;
+	c->used = true;
+}
+
+/* MODIFY_CQ: a resize gives the CQ a new ring; the model does no other */
+static void irdma_hw_modify_cq(struct irdma_hw_model *hw,
+			       struct irdma_hw_wqe *w)
+{
+	struct irdma_hw_cq_state *c = irdma_hw_cq_slot(hw, w);
+
+	if (!c)
+		return;
+	if (!c->used) {
+		irdma_hw_refuse(w, IRDMA_HW_MIN_NO_OBJ);
+		return;
+	}
+	if (!w->cq.resize) {
+		irdma_hw_fault(hw, "a MODIFY_CQ the model does not implement");
 		irdma_hw_refuse(w, IRDMA_HW_MIN_OPCODE);
 		return;
 	}
-	hw->ccq_up = false;
+	/* The shadow area stays: MODIFY_CQ repeats it, it must not move */
+	if (w->cq.shadow_pa != c->cq.shadow_pa) {
+		irdma_hw_refuse(w, IRDMA_HW_MIN_DMA);
+		return;
+	}
+	if (irdma_hw_cq_map(hw, w, c))
+		c->cq.resizes++;
+}
+
+static void irdma_hw_destroy_cq(struct irdma_hw_model *hw,
+				struct irdma_hw_wqe *w)
+{
+	struct irdma_hw_cq_state *c;
+
+	if (!w->cq.id) {
+		if (!hw->ccq_up) {
+			irdma_hw_fault(hw, "DESTROY_CQ of a CCQ not created");
+			irdma_hw_refuse(w, IRDMA_HW_MIN_NO_OBJ);
+			return;
+		}
+		hw->ccq_up = false;
+		return;
+	}
+	c = irdma_hw_cq_slot(hw, w);
+	if (!c)
+		return;
+	if (!c->used) {
+		irdma_hw_refuse(w, IRDMA_HW_MIN_NO_OBJ);
+		return;
+	}
+	c->used = false;
+}
+
+static void irdma_hw_decode_qp(struct irdma_hw_wqe *w)
+{
+	u64 hdr = w->qword[3];
+
+	w->qp.id = FIELD_GET(HW_QP_ID, hdr);
+	w->qp.type = FIELD_GET(HW_QP_TYPE, hdr);
+	w->qp.next_state = FIELD_GET(HW_QP_NEXTSTATE, hdr);
+	w->qp.ord_valid = FIELD_GET(HW_QP_ORDVALID, hdr);
+	w->qp.tcp_ctx_valid = FIELD_GET(HW_QP_TOECTXVALID, hdr);
+	w->qp.cached_valid = FIELD_GET(HW_QP_CACHEDVALID, hdr);
+	w->qp.virtual_map = FIELD_GET(HW_QP_VQ, hdr);
+	w->qp.cq_num_valid = FIELD_GET(HW_QP_CQNUMVALID, hdr);
+	w->qp.mac_valid = FIELD_GET(HW_QP_MACVALID, hdr);
+	w->qp.arp_valid = FIELD_GET(HW_QP_ARPVALID, hdr);
+	w->qp.reset_conn = FIELD_GET(HW_QP_RESETCON, hdr);
+	w->qp.remove_hash = FIELD_GET(HW_QP_REMOVEHASH, hdr);
+	w->qp.ignore_mw_bound = FIELD_GET(HW_QP_IGNOREMWBOUND, hdr);
+	w->qp.term_actions = FIELD_GET(HW_QP_TERMACT, hdr);
+	w->qp.ctx_pa = w->qword[2];
+	w->qp.shadow_pa = w->qword[5];
+}
+
+static void irdma_hw_decode_flush(struct irdma_hw_wqe *w)
+{
+	u64 hdr = w->qword[3], codes = w->qword[2];
+
+	w->flush.qp_id = FIELD_GET(HW_QP_ID, hdr);
+	w->flush.sq = FIELD_GET(HW_FLUSH_SQ, hdr);
+	w->flush.rq = FIELD_GET(HW_FLUSH_RQ, hdr);
+	w->flush.user_code = FIELD_GET(HW_FLUSH_USER_CODE, hdr);
+	w->flush.gen_ae = FIELD_GET(HW_FLUSH_GEN_AE, hdr);
+	w->flush.sq_maj = FIELD_GET(HW_FLUSH_SQ_MAJ, codes);
+	w->flush.sq_min = FIELD_GET(HW_FLUSH_SQ_MIN, codes);
+	w->flush.rq_maj = FIELD_GET(HW_FLUSH_RQ_MAJ, codes);
+	w->flush.rq_min = FIELD_GET(HW_FLUSH_RQ_MIN, codes);
+}
+
+static struct irdma_hw_qp_state *irdma_hw_qp_slot(struct irdma_hw_model *hw,
+						  struct irdma_hw_wqe *w,
+						  u32 id)
+{
+	if (id >= hw->nqps) {
+		irdma_hw_refuse(w, IRDMA_HW_MIN_BAD_ID);
+		return NULL;
+	}
+	return &hw->qps[id];
+}
+
+/* A CQ a QP context may name: one CREATE_CQ made, not the CCQ */
+static bool irdma_hw_cq_exists(struct irdma_hw_model *hw, u32 id)
+{
+	return id && id < hw->ncqs && hw->cqs[id].used;
+}
+
+/*
+ * The QP's host context, read as the hardware reads it when a QP command
+ * names it; false if it is not in memory or names what does not exist.
+ */
+static bool irdma_hw_read_qpc(struct irdma_hw_model *hw,
+			      struct irdma_hw_wqe *w, struct irdma_hw_qp *qp)
+{
+	__le64 *ctx = irdma_hw_dma(hw, w->qp.ctx_pa, HW_QPC_LEN);
+	u64 q0, q3, q17;
+
+	if (!ctx || !irdma_hw_dma(hw, w->qp.shadow_pa, HW_QP_SHADOW_LEN)) {
+		irdma_hw_refuse(w, IRDMA_HW_MIN_DMA);
+		return false;
+	}
+	q0 = irdma_hw_q(ctx, 0);
+	q3 = irdma_hw_q(ctx, 3);
+	q17 = irdma_hw_q(ctx, 17);
+	qp->ctx_pa = w->qp.ctx_pa;
+	qp->shadow_pa = w->qp.shadow_pa;
+	qp->sq_pa = irdma_hw_q(ctx, 1);
+	qp->rq_pa = irdma_hw_q(ctx, 2);
+	qp->sq_quanta = HW_QPC_WQ_QUANTA_MIN << FIELD_GET(HW_QPC_SQSIZE, q3);
+	qp->rq_quanta = HW_QPC_WQ_QUANTA_MIN << FIELD_GET(HW_QPC_RQSIZE, q3);
+	qp->rq_wqe_shift = FIELD_GET(HW_QPC_RQWQESIZE, q0);
+	qp->pd = FIELD_GET(HW_QPC_PDIDX, irdma_hw_q(ctx, 7)) |
+		 FIELD_GET(HW_QPC_PDIDXHI, q0) << 16;
+	qp->send_cq = FIELD_GET(HW_QPC_TXCQ, q17);
+	qp->recv_cq = FIELD_GET(HW_QPC_RXCQ, q17);
+	qp->iwarp = FIELD_GET(HW_QPC_IWARPMODE, irdma_hw_q(ctx, 20));
+	qp->comp_ctx = irdma_hw_q(ctx, 21);
+	if (!irdma_hw_dma(hw, qp->sq_pa, (size_t)qp->sq_quanta * HW_SQ_QUANTUM) ||
+	    !irdma_hw_dma(hw, qp->rq_pa, (size_t)qp->rq_quanta * HW_SQ_QUANTUM)) {
+		irdma_hw_refuse(w, IRDMA_HW_MIN_DMA);
+		return false;
+	}
+	/* An assumption of the model: the hardware checks the CQs it posts to */
+	if (w->qp.cq_num_valid && (!irdma_hw_cq_exists(hw, qp->send_cq) ||
+				   !irdma_hw_cq_exists(hw, qp->recv_cq))) {
+		irdma_hw_refuse(w, IRDMA_HW_MIN_CTX);
+		return false;
+	}
+	return true;
+}
+
+/* The iWARP states a QP command may move a QP to, from the one it is in */
+static bool irdma_hw_qp_next_ok(u8 from, u8 to)
+{
+	switch (to) {
+	case IRDMA_HW_QPS_IDLE:
+		return from == IRDMA_HW_QPS_INVALID || from == IRDMA_HW_QPS_IDLE;
+	case IRDMA_HW_QPS_RTS:
+		return from == IRDMA_HW_QPS_IDLE || from == IRDMA_HW_QPS_RTS;
+	case IRDMA_HW_QPS_CLOSING:
+	case IRDMA_HW_QPS_TERMINATE:
+		return from == IRDMA_HW_QPS_RTS || from == to;
+	case IRDMA_HW_QPS_ERROR:
+		return true;
+	}
+	return false;
+}
+
+static void irdma_hw_create_qp(struct irdma_hw_model *hw,
+			       struct irdma_hw_wqe *w)
+{
+	struct irdma_hw_qp_state *q = irdma_hw_qp_slot(hw, w, w->qp.id);
+	struct irdma_hw_qp qp = {};
+
+	if (!q)
+		return;
+	if (q->used) {
+		irdma_hw_refuse(w, IRDMA_HW_MIN_EXISTS);
+		return;
+	}
+	if (w->qp.virtual_map || w->qp.type != IRDMA_HW_QPT_IWARP) {
+		irdma_hw_fault(hw, "a QP the model does not implement");
+		irdma_hw_refuse(w, IRDMA_HW_MIN_OPCODE);
+		return;
+	}
+	if (!irdma_hw_qp_next_ok(IRDMA_HW_QPS_INVALID, w->qp.next_state)) {
+		irdma_hw_refuse(w, IRDMA_HW_MIN_CTX);
+		return;
+	}
+	if (!irdma_hw_read_qpc(hw, w, &qp))
+		return;
+	qp.type = w->qp.type;
+	qp.state = w->qp.next_state;
+	q->qp = qp;
+	q->used = true;
+}
+
+/* MODIFY_QP: the context is read again, the state moves */
+static void irdma_hw_modify_qp(struct irdma_hw_model *hw,
+			       struct irdma_hw_wqe *w)
+{
+	struct irdma_hw_qp_state *q = irdma_hw_qp_slot(hw, w, w->qp.id);
+	struct irdma_hw_qp qp;
+
+	if (!q)
+		return;
+	if (!q->used || q->qp.ctx_pa != w->qp.ctx_pa) {
+		irdma_hw_refuse(w, IRDMA_HW_MIN_NO_OBJ);
+		return;
+	}
+	if (!irdma_hw_qp_next_ok(q->qp.state, w->qp.next_state)) {
+		irdma_hw_refuse(w, IRDMA_HW_MIN_CTX);
+		return;
+	}
+	qp = q->qp;
+	if (!irdma_hw_read_qpc(hw, w, &qp))
+		return;
+	qp.state = w->qp.next_state;
+	qp.modifies++;
+	q->qp = qp;
+}
+
+static void irdma_hw_destroy_qp(struct irdma_hw_model *hw,
+				struct irdma_hw_wqe *w)
+{
+	struct irdma_hw_qp_state *q = irdma_hw_qp_slot(hw, w, w->qp.id);
+
+	if (!q)
+		return;
+	if (!q->used || q->qp.ctx_pa != w->qp.ctx_pa) {
+		irdma_hw_refuse(w, IRDMA_HW_MIN_NO_OBJ);
+		return;
+	}
+	q->used = false;
+}
+
+/*
+ * FLUSH_WQES: the model takes no WQE of a QP it created (none reaches
+ * RTS without a connection), so there is nothing of them in flight to
+ * flush: the completion says so (minor code 0), and the driver completes
+ * what is posted itself.
+ */
+static void irdma_hw_flush_wqes(struct irdma_hw_model *hw,
+				struct irdma_hw_wqe *w)
+{
+	struct irdma_hw_qp_state *q = irdma_hw_qp_slot(hw, w, w->flush.qp_id);
+
+	if (!q)
+		return;
+	if (!q->used) {
+		irdma_hw_refuse(w, IRDMA_HW_MIN_NO_OBJ);
+		return;
+	}
+	q->qp.flushes++;
+	q->qp.sq_flushed |= w->flush.sq;
+	q->qp.rq_flushed |= w->flush.rq;
 }
 
 static void irdma_hw_decode_stag(struct irdma_hw_wqe *w)
@@ -626,8 +1039,17 @@ static void irdma_hw_decode(struct irdma_hw_wqe *w)
 {
 	switch (w->opcode) {
 	case IRDMA_HW_OP_CREATE_CQ:
+	case IRDMA_HW_OP_MODIFY_CQ:
 	case IRDMA_HW_OP_DESTROY_CQ:
 		irdma_hw_decode_cq(w);
+		break;
+	case IRDMA_HW_OP_CREATE_QP:
+	case IRDMA_HW_OP_MODIFY_QP:
+	case IRDMA_HW_OP_DESTROY_QP:
+		irdma_hw_decode_qp(w);
+		break;
+	case IRDMA_HW_OP_FLUSH_WQES:
+		irdma_hw_decode_flush(w);
 		break;
 	case IRDMA_HW_OP_ALLOC_STAG:
 	case IRDMA_HW_OP_DEALLOC_STAG:
@@ -649,8 +1071,23 @@ static void irdma_hw_execute(struct irdma_hw_model *hw,
 	case IRDMA_HW_OP_CREATE_CQ:
 		irdma_hw_create_cq(hw, w);
 		break;
+	case IRDMA_HW_OP_MODIFY_CQ:
+		irdma_hw_modify_cq(hw, w);
+		break;
 	case IRDMA_HW_OP_DESTROY_CQ:
 		irdma_hw_destroy_cq(hw, w);
+		break;
+	case IRDMA_HW_OP_CREATE_QP:
+		irdma_hw_create_qp(hw, w);
+		break;
+	case IRDMA_HW_OP_MODIFY_QP:
+		irdma_hw_modify_qp(hw, w);
+		break;
+	case IRDMA_HW_OP_DESTROY_QP:
+		irdma_hw_destroy_qp(hw, w);
+		break;
+	case IRDMA_HW_OP_FLUSH_WQES:
+		irdma_hw_flush_wqes(hw, w);
 		break;
 	case IRDMA_HW_OP_ALLOC_STAG:
 		irdma_hw_alloc_stag(hw, w);
@@ -772,15 +1209,81 @@ static void irdma_hw_cqp_doorbell(struct irdma_hw_model *hw, u32 head)
 			return;
 }
 
-/* CQARM written: the CCQ is the only CQ the model creates so far */
+/*
+ * CQARM written with a CQ's ID: the arm request is in the CQ's shadow
+ * area.  An arm asks for one event, on the next CQE or the next solicited
+ * one; a later arm replaces it.
+ */
 static void irdma_hw_cq_arm(struct irdma_hw_model *hw, u32 cq_id)
 {
-	if (cq_id || !hw->ccq_up) {
+	struct irdma_hw_cq_state *c;
+	u64 arm;
+
+	if (!cq_id) {
+		if (!hw->ccq_up) {
+			irdma_hw_fault(hw, "CQARM rung for a CQ the model lacks");
+			return;
+		}
+		if (irdma_hw_q(hw->ccq_shadow, 4) & HW_SHADOW_ARM_NEXT)
+			hw->ccq_arms++;
+		return;
+	}
+	if (!irdma_hw_cq_exists(hw, cq_id)) {
 		irdma_hw_fault(hw, "CQARM rung for a CQ the model lacks");
 		return;
 	}
-	if (irdma_hw_q(hw->ccq_shadow, 4) & HW_SHADOW_ARM_NEXT)
-		hw->ccq_arms++;
+	c = &hw->cqs[cq_id];
+	arm = irdma_hw_q(c->shadow, 4);
+	c->cq.arms++;
+	c->cq.arm_next = FIELD_GET(HW_SHADOW_ARM_NEXT, arm);
+	c->cq.arm_se = FIELD_GET(HW_SHADOW_ARM_NEXT_SE, arm);
+	c->cq.arm_seq = FIELD_GET(HW_SHADOW_ARM_SEQ, arm);
+	c->cq.armed = c->cq.arm_next || c->cq.arm_se;
+}
+
+/* The CQ holds one CQE less than its size: one more would overflow it */
+static bool irdma_hw_cq_full(struct irdma_hw_cq_state *c)
+{
+	u32 consumer = irdma_hw_q(c->shadow, 0) % c->cq.size;
+
+	return (c->cq.head + 1) % c->cq.size == consumer;
+}
+
+/* One CQE of a QP's WQE into a CQ, and the event an arm asked for */
+static int irdma_hw_cq_write(struct irdma_hw_model *hw,
+			     struct irdma_hw_cq_state *c,
+			     const struct irdma_hw_cqe *e)
+{
+	__le64 *cqe = &c->ring[c->cq.head * HW_CQE_QWORDS];
+	struct irdma_hw_qp_state *q;
+
+	if (e->qp_id >= hw->nqps || !hw->qps[e->qp_id].used)
+		return -ENOENT;
+	q = &hw->qps[e->qp_id];
+	if (c->cq.check_overflow && irdma_hw_cq_full(c))
+		return -ENOSPC;
+	cqe[0] = cpu_to_le64(FIELD_PREP(HW_CQE_PAYLOAD, e->bytes));
+	cqe[1] = cpu_to_le64(q->qp.comp_ctx);
+	cqe[2] = cpu_to_le64(FIELD_PREP(HW_CQE_QPID, e->qp_id));
+	dma_wmb();	/* the CQE before its valid bit */
+	WRITE_ONCE(cqe[3],
+		   cpu_to_le64(FIELD_PREP(HW_CQE_MIN, e->min) |
+			       FIELD_PREP(HW_CQE_MAJ, e->maj) |
+			       FIELD_PREP(HW_CQE_WQE_IDX, e->wqe_idx) |
+			       FIELD_PREP(HW_CQE_ERROR, e->error) |
+			       FIELD_PREP(HW_CQE_SOLICITED, e->solicited) |
+			       FIELD_PREP(HW_CQE_OP, e->op) |
+			       FIELD_PREP(HW_CQE_SQ, e->sq) |
+			       FIELD_PREP(HW_CQE_VALID, c->cq.polarity)));
+	if (++c->cq.head == c->cq.size) {
+		c->cq.head = 0;
+		c->cq.polarity = !c->cq.polarity;
+	}
+	if (c->cq.armed && (c->cq.arm_next || e->solicited)) {
+		c->cq.armed = false;
+		c->cq.events++;
+	}
+	return 0;
 }
 
 /* The host address behind an FPM address of the HMC, through its SD */
@@ -1021,6 +1524,12 @@ static void irdma_hw_sq_doorbell(struct irdma_hw_model *hw, u32 qp_id)
 {
 	struct irdma_hw_sq *sq;
 
+	if (qp_id < hw->nqps && hw->qps[qp_id].used && !hw->qp_sqs[qp_id]) {
+		/* Noted; the SQ is read once the QP is in RTS, never here */
+		hw->sq_dbs[qp_id]++;
+		hw->qps[qp_id].qp.doorbells++;
+		return;
+	}
 	if (qp_id >= hw->nqps || !hw->qp_sqs[qp_id]) {
 		irdma_hw_fault(hw, "WQEALLOC rung for a QP the model lacks");
 		return;
@@ -1146,7 +1655,12 @@ struct irdma_hw_model *irdma_hw_model_create(struct kunit *test,
 				   GFP_KERNEL);
 	hw->qp_sqs = kunit_kcalloc(test, p->qps, sizeof(*hw->qp_sqs),
 				   GFP_KERNEL);
+	hw->qps = kunit_kcalloc(test, p->qps, sizeof(*hw->qps), GFP_KERNEL);
+	hw->ncqs = p->cqs;
+	hw->cqs = kunit_kcalloc(test, p->cqs, sizeof(*hw->cqs), GFP_KERNEL);
 	hw->pble_fpm = p->pble_fpm;
+	KUNIT_ASSERT_NOT_NULL(test, hw->qps);
+	KUNIT_ASSERT_NOT_NULL(test, hw->cqs);
 	KUNIT_ASSERT_NOT_NULL(test, hw->stags);
 	KUNIT_ASSERT_NOT_NULL(test, hw->sds);
 	KUNIT_ASSERT_NOT_NULL(test, hw->sq_dbs);
@@ -1504,4 +2018,118 @@ u64 irdma_hw_model_mr_page(struct irdma_hw_model *hw, u32 idx, u32 n)
 		page = s->pages[n];
 	spin_unlock_irqrestore(&irdma_hw_lock, flags);
 	return page;
+}
+
+/**
+ * irdma_hw_model_cq - look a CQ up, as CREATE_CQ and later commands left it
+ * @hw: the model
+ * @cq_id: its ID; not the CCQ's
+ * @cq: where to copy it
+ *
+ * Return: whether a CREATE_CQ made it and no DESTROY_CQ took it since.
+ */
+bool irdma_hw_model_cq(struct irdma_hw_model *hw, u32 cq_id,
+		       struct irdma_hw_cq *cq)
+{
+	unsigned long flags;
+	bool used;
+
+	spin_lock_irqsave(&irdma_hw_lock, flags);
+	used = irdma_hw_cq_exists(hw, cq_id);
+	if (used)
+		*cq = hw->cqs[cq_id].cq;
+	spin_unlock_irqrestore(&irdma_hw_lock, flags);
+	return used;
+}
+
+/**
+ * irdma_hw_model_qp - look a QP up, as the QP commands left it
+ * @hw: the model
+ * @qp_id: its ID
+ * @qp: where to copy it
+ *
+ * Return: whether a CREATE_QP made it and no DESTROY_QP took it since.
+ */
+bool irdma_hw_model_qp(struct irdma_hw_model *hw, u32 qp_id,
+		       struct irdma_hw_qp *qp)
+{
+	unsigned long flags;
+	bool used;
+
+	spin_lock_irqsave(&irdma_hw_lock, flags);
+	used = qp_id < hw->nqps && hw->qps[qp_id].used;
+	if (used)
+		*qp = hw->qps[qp_id].qp;
+	spin_unlock_irqrestore(&irdma_hw_lock, flags);
+	return used;
+}
+
+/**
+ * irdma_hw_model_cq_post - complete a QP's WQE into a CQ, as hardware does
+ * @hw: the model
+ * @cq_id: the CQ, one CREATE_CQ made
+ * @cqe: the completion
+ *
+ * Writes the CQE at the CQ's head, with the completion context of the
+ * QP's host context, and raises the event an arm asked for.
+ *
+ * Return: 0; -ENOENT for a CQ or QP the model lacks, -ENOSPC if the CQ
+ * was created with overflow checks and is full.
+ */
+int irdma_hw_model_cq_post(struct irdma_hw_model *hw, u32 cq_id,
+			   const struct irdma_hw_cqe *cqe)
+{
+	unsigned long flags;
+	int ret = -ENOENT;
+
+	spin_lock_irqsave(&irdma_hw_lock, flags);
+	if (irdma_hw_cq_exists(hw, cq_id))
+		ret = irdma_hw_cq_write(hw, &hw->cqs[cq_id], cqe);
+	spin_unlock_irqrestore(&irdma_hw_lock, flags);
+	return ret;
+}
+
+/**
+ * irdma_hw_model_rq_wqe - read an RQ WQE as the wire engine would
+ * @hw: the model
+ * @qp_id: a QP CREATE_QP made
+ * @idx: the WQE's index in the RQ, in WQEs
+ * @wqe: where to decode it
+ *
+ * Finds the RQ, its size and its WQE size in the QP's host context, and
+ * reads the WQE's header and fragments with the hardware's layout.
+ *
+ * Return: false for a QP the model lacks or an index past the RQ.
+ */
+bool irdma_hw_model_rq_wqe(struct irdma_hw_model *hw, u32 qp_id, u32 idx,
+			   struct irdma_hw_rq_wqe *wqe)
+{
+	struct irdma_hw_sq_wqe sq = {};
+	struct irdma_hw_qp *qp;
+	unsigned long flags;
+	bool found = false;
+	const __le64 *q;
+	u32 quanta;
+	u64 hdr;
+
+	spin_lock_irqsave(&irdma_hw_lock, flags);
+	if (qp_id >= hw->nqps || !hw->qps[qp_id].used)
+		goto out;
+	qp = &hw->qps[qp_id].qp;
+	quanta = 1U << qp->rq_wqe_shift;
+	if ((u64)(idx + 1) * quanta > qp->rq_quanta)
+		goto out;
+	q = irdma_hw_dma(hw, qp->rq_pa + (u64)idx * quanta * HW_SQ_QUANTUM,
+			 quanta * HW_SQ_QUANTUM);
+	if (!q)
+		goto out;
+	hdr = irdma_hw_q(q, 3);
+	irdma_hw_sq_frags(q, hdr & ~HW_SQ_IMMDATA, &sq);
+	wqe->valid = FIELD_GET(HW_WQE_VALID, hdr);
+	wqe->num_frags = sq.num_frags;
+	memcpy(wqe->frag, sq.frag, sizeof(wqe->frag));
+	found = true;
+out:
+	spin_unlock_irqrestore(&irdma_hw_lock, flags);
+	return found;
 }

@@ -12,13 +12,32 @@ struct device;
 struct kunit;
 
 /* CQP opcodes the model knows, from the E810's CQP WQE format */
+#define IRDMA_HW_OP_CREATE_QP		0x00
+#define IRDMA_HW_OP_MODIFY_QP		0x01
+#define IRDMA_HW_OP_DESTROY_QP		0x02
 #define IRDMA_HW_OP_CREATE_CQ		0x03
+#define IRDMA_HW_OP_MODIFY_CQ		0x04
 #define IRDMA_HW_OP_DESTROY_CQ		0x05
 #define IRDMA_HW_OP_ALLOC_STAG		0x09
 #define IRDMA_HW_OP_DEALLOC_STAG	0x0d
 #define IRDMA_HW_OP_UPDATE_PE_SDS	0x1f
+#define IRDMA_HW_OP_FLUSH_WQES		0x22
 #define IRDMA_HW_OP_GATHER_STATS	0x2e
 #define IRDMA_HW_OP_MAX			0x40
+
+/* iWARP QP states of the QP context and the QP commands' NEXTIWSTATE */
+#define IRDMA_HW_QPS_INVALID		0
+#define IRDMA_HW_QPS_IDLE		1
+#define IRDMA_HW_QPS_RTS		2
+#define IRDMA_HW_QPS_CLOSING		3
+#define IRDMA_HW_QPS_RTR		4
+#define IRDMA_HW_QPS_TERMINATE		5
+#define IRDMA_HW_QPS_ERROR		6
+
+/* QP types of the QP commands' QPTYPE field */
+#define IRDMA_HW_QPT_IWARP		1
+#define IRDMA_HW_QPT_ROCE_RC		3
+#define IRDMA_HW_QPT_ROCE_UD		4
 
 /* SQ WQE opcodes the model knows, from the E810's SQ WQE format */
 #define IRDMA_HW_SQ_OP_RDMA_WRITE	0x00
@@ -50,6 +69,9 @@ enum irdma_hw_model_min {
 	IRDMA_HW_MIN_NO_STAG,		/* an STag that is not allocated */
 	IRDMA_HW_MIN_PD,		/* an STag of another PD */
 	IRDMA_HW_MIN_DMA,		/* an address the model cannot reach */
+	IRDMA_HW_MIN_EXISTS,		/* a QP or CQ ID that is in use */
+	IRDMA_HW_MIN_NO_OBJ,		/* a QP or CQ that does not exist */
+	IRDMA_HW_MIN_CTX,		/* a QP context the model refuses */
 };
 
 /**
@@ -72,7 +94,10 @@ struct irdma_hw_sd {
  * @maj: the major error code of its completion
  * @min: the minor one
  * @qword: its eight qwords, CPU-endian, as the model read them
- * @cq: CREATE_CQ / DESTROY_CQ fields
+ * @cq: CREATE_CQ / MODIFY_CQ / DESTROY_CQ fields (@cq.resize and
+ *	@cq.pbl_size: MODIFY_CQ and CREATE_CQ)
+ * @qp: CREATE_QP / MODIFY_QP / DESTROY_QP fields
+ * @flush: FLUSH_WQES fields
  * @stag: ALLOC_STAG / DEALLOC_STAG fields
  * @sds: UPDATE_PE_SDS fields: @sds.cnt entries in the WQE, @sds.mem more
  *	in memory (not copied here)
@@ -102,7 +127,39 @@ struct irdma_hw_wqe {
 			u64 ring_pa;
 			u64 shadow_pa;
 			u32 shadow_threshold;
+			bool resize;
+			u8 pbl_size;
+			u32 first_pble;
 		} cq;
+		struct {
+			u32 id;
+			u8 type;
+			u8 next_state;
+			bool ord_valid;
+			bool tcp_ctx_valid;
+			bool cached_valid;
+			bool virtual_map;
+			bool cq_num_valid;
+			bool mac_valid;
+			bool arp_valid;
+			bool reset_conn;
+			bool remove_hash;
+			bool ignore_mw_bound;
+			u8 term_actions;
+			u64 ctx_pa;
+			u64 shadow_pa;
+		} qp;
+		struct {
+			u32 qp_id;
+			bool sq;
+			bool rq;
+			bool user_code;
+			bool gen_ae;
+			u16 sq_maj;
+			u16 sq_min;
+			u16 rq_maj;
+			u16 rq_min;
+		} flush;
 		struct {
 			u32 idx;
 			u32 pd;
@@ -212,6 +269,123 @@ struct irdma_hw_mr {
 };
 
 /**
+ * struct irdma_hw_cq - a CQ as the model holds it, for the tests
+ * @size: its ring's size in CQEs
+ * @ring_pa: the ring's address
+ * @shadow_pa: its shadow area's address
+ * @ceq_id: the CEQ it reports to
+ * @ceq_id_valid: it reports to one
+ * @check_overflow: CQEs are not written over unread ones
+ * @head: where the model writes its next CQE
+ * @polarity: that CQE's valid bit
+ * @resizes: MODIFY_CQs that gave it a new ring
+ * @arms: CQARM doorbells rung for it
+ * @arm_next: the last arm asked for an event on the next CQE
+ * @arm_se: ... on the next solicited CQE
+ * @arm_seq: the arm sequence number of the last arm
+ * @armed: an event is due on the next (solicited) CQE
+ * @events: events the model raised on it (CEQEs of a real E810)
+ */
+struct irdma_hw_cq {
+	u32 size;
+	u64 ring_pa;
+	u64 shadow_pa;
+	u32 ceq_id;
+	bool ceq_id_valid;
+	bool check_overflow;
+	u32 head;
+	bool polarity;
+	u32 resizes;
+	u32 arms;
+	bool arm_next;
+	bool arm_se;
+	u8 arm_seq;
+	bool armed;
+	u32 events;
+};
+
+/**
+ * struct irdma_hw_qp - a QP as the model holds it, for the tests
+ * @type: IRDMA_HW_QPT_*
+ * @state: IRDMA_HW_QPS_*, as the last QP command set it
+ * @ctx_pa: its host context's address
+ * @shadow_pa: its doorbell shadow area's address
+ * @sq_pa: from its context: the SQ's address
+ * @rq_pa: the RQ's address
+ * @sq_quanta: the SQ's size in 32-byte quanta
+ * @rq_quanta: the RQ's size in 32-byte quanta
+ * @rq_wqe_shift: an RQ WQE is 32 << @rq_wqe_shift bytes
+ * @send_cq: the CQ of its SQ
+ * @recv_cq: the CQ of its RQ
+ * @pd: its PD
+ * @comp_ctx: what its CQEs carry as their QP context
+ * @iwarp: the context's iWARP mode bit
+ * @modifies: MODIFY_QPs taken
+ * @flushes: FLUSH_WQESs taken
+ * @sq_flushed: a flush of the SQ was asked for
+ * @rq_flushed: a flush of the RQ was asked for
+ * @doorbells: WQEALLOC writes with its ID
+ */
+struct irdma_hw_qp {
+	u8 type;
+	u8 state;
+	u64 ctx_pa;
+	u64 shadow_pa;
+	u64 sq_pa;
+	u64 rq_pa;
+	u32 sq_quanta;
+	u32 rq_quanta;
+	u8 rq_wqe_shift;
+	u32 send_cq;
+	u32 recv_cq;
+	u32 pd;
+	u64 comp_ctx;
+	bool iwarp;
+	u32 modifies;
+	u32 flushes;
+	bool sq_flushed;
+	bool rq_flushed;
+	u32 doorbells;
+};
+
+/**
+ * struct irdma_hw_rq_wqe - an RQ WQE as the wire engine reads it
+ * @valid: its valid bit
+ * @num_frags: its fragments, padding left out
+ * @frag: the fragments
+ */
+struct irdma_hw_rq_wqe {
+	bool valid;
+	u32 num_frags;
+	struct irdma_hw_sge frag[IRDMA_HW_SQ_FRAGS];
+};
+
+/**
+ * struct irdma_hw_cqe - a completion for the model to write into a CQ
+ * @qp_id: the QP whose WQE it completes; the CQE carries the completion
+ *	context of that QP's host context
+ * @sq: of an SQ WQE, else of an RQ WQE
+ * @wqe_idx: the WQE's index in its queue, in quanta
+ * @op: the CQE's opcode field
+ * @bytes: bytes received, for an RQ WQE
+ * @error: the WQE failed
+ * @maj: the major error code
+ * @min: the minor one
+ * @solicited: the message asked for a solicited event
+ */
+struct irdma_hw_cqe {
+	u32 qp_id;
+	bool sq;
+	u32 wqe_idx;
+	u8 op;
+	u32 bytes;
+	bool error;
+	u16 maj;
+	u16 min;
+	bool solicited;
+};
+
+/**
  * struct irdma_hw_model_params - what the model is a model of
  * @bar: BAR0 of the function: the registers the driver writes and reads
  * @bar_len: its length
@@ -219,6 +393,7 @@ struct irdma_hw_mr {
  * @stags: STag indexes, the size of the function's MR object
  * @sds: SD entries of the function's HMC
  * @qps: QP IDs, the size of the function's QP object
+ * @cqs: CQ IDs, the size of the function's CQ object
  * @pble_fpm: the FPM address of the function's PBLE object
  */
 struct irdma_hw_model_params {
@@ -228,6 +403,7 @@ struct irdma_hw_model_params {
 	u32 stags;
 	u32 sds;
 	u32 qps;
+	u32 cqs;
 	u64 pble_fpm;
 };
 
@@ -254,5 +430,13 @@ u32 irdma_hw_model_sq_tail(struct irdma_hw_model *hw, u32 qp_id);
 bool irdma_hw_model_mr(struct irdma_hw_model *hw, u32 idx,
 		       struct irdma_hw_mr *mr);
 u64 irdma_hw_model_mr_page(struct irdma_hw_model *hw, u32 idx, u32 n);
+bool irdma_hw_model_cq(struct irdma_hw_model *hw, u32 cq_id,
+		       struct irdma_hw_cq *cq);
+bool irdma_hw_model_qp(struct irdma_hw_model *hw, u32 qp_id,
+		       struct irdma_hw_qp *qp);
+int irdma_hw_model_cq_post(struct irdma_hw_model *hw, u32 cq_id,
+			   const struct irdma_hw_cqe *cqe);
+bool irdma_hw_model_rq_wqe(struct irdma_hw_model *hw, u32 qp_id, u32 idx,
+			   struct irdma_hw_rq_wqe *wqe);
 
 #endif /* IRDMA_HW_MODEL_H */

@@ -367,6 +367,45 @@ static void irdma_mock_setup_cqp(struct irdma_mock *mock, u32 nreqs)
 	}
 }
 
+/* Completion vectors: CEQ 0, on no interrupt, for the verbs' CQs */
+#define IRDMA_MOCK_CEQ_SIZE		64
+
+/*
+ * The CEQ the verbs' CQs report to, as irdma_create_ceq() leaves it in
+ * software: an empty ring, polarity 1.  The model raises a CQ's events
+ * itself and counts them (irdma_hw_model_cq()), so no CEQE is ever
+ * written; destroy_cq still walks the ring for CEQEs of its CQ.
+ */
+static void irdma_mock_setup_ceq(struct irdma_mock *mock)
+{
+	struct irdma_pci_f *rf = &mock->rf;
+	struct kunit *test = mock->test;
+	struct irdma_sc_ceq *ceq;
+
+	rf->ceqlist = kunit_kcalloc(test, 1, sizeof(*rf->ceqlist), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, rf->ceqlist);
+	spin_lock_init(&rf->ceqlist[0].ce_lock);
+	rf->ceqlist[0].rf = rf;
+	ceq = &rf->ceqlist[0].sc_ceq;
+	ceq->dev = &rf->sc_dev;
+	ceq->size = IRDMA_MOCK_CEQ_SIZE;
+	ceq->elem_cnt = IRDMA_MOCK_CEQ_SIZE;
+	ceq->ceqe_base = irdma_mock_dma_alloc(mock, &rf->ceqlist[0].mem,
+					      IRDMA_MOCK_CEQ_SIZE *
+					      sizeof(struct irdma_ceqe));
+	ceq->ceq_elem_pa = rf->ceqlist[0].mem.pa;
+	IRDMA_RING_INIT(ceq->ceq_ring, ceq->elem_cnt);
+	ceq->polarity = 1;
+	ceq->vsi = &mock->iwdev->vsi;
+	rf->sc_dev.ceq[0] = ceq;
+	rf->ceqs_count = 1;
+}
+
+static void irdma_mock_free_wq(void *wq)
+{
+	destroy_workqueue(wq);
+}
+
 static void irdma_mock_free_ibdev(void *data)
 {
 	struct irdma_device *iwdev = data;
@@ -419,6 +458,14 @@ static void irdma_mock_setup_iwdev(struct irdma_mock *mock)
 	iwdev->vsi.dev = &mock->rf.sc_dev;
 	iwdev->vsi.back_vsi = iwdev;
 	init_waitqueue_head(&iwdev->suspend_wq);
+
+	/* As irdma_rt_init_hw() makes it: flushes and CQ rings retire here */
+	iwdev->cleanup_wq = alloc_workqueue("irdma-kunit-cleanup",
+					    WQ_UNBOUND, 1);
+	KUNIT_ASSERT_NOT_NULL(test, iwdev->cleanup_wq);
+	ret = kunit_add_action_or_reset(test, irdma_mock_free_wq,
+					iwdev->cleanup_wq);
+	KUNIT_ASSERT_EQ(test, ret, 0);
 }
 
 /*
@@ -598,6 +645,7 @@ struct irdma_mock *irdma_mock_create(struct kunit *test,
 	hp.stags = p.max_mr;
 	hp.sds = IRDMA_MOCK_SD_CNT;
 	hp.qps = IRDMA_MOCK_OBJ_CNT;
+	hp.cqs = IRDMA_MOCK_OBJ_CNT;
 	hp.pble_fpm = irdma_mock_pble_fpm(&p);
 	mock->hw = irdma_hw_model_create(test, &hp);
 	rf->gen_ops.request_reset = irdma_mock_request_reset;
@@ -631,6 +679,7 @@ struct irdma_mock *irdma_mock_create(struct kunit *test,
 					&mock->pble_rsrc);
 	KUNIT_ASSERT_EQ(test, ret, 0);
 
+	irdma_mock_setup_ceq(mock);
 	irdma_mock_setup_pd(mock);
 	irdma_mock_register(mock);
 	return mock;
@@ -913,6 +962,77 @@ struct irdma_qp *irdma_mock_create_qp(struct irdma_mock *mock,
 	init_waitqueue_head(&iwqp->waitq);
 	init_waitqueue_head(&iwqp->mod_qp_waitq);
 	return iwqp;
+}
+
+KUNIT_DEFINE_ACTION_WRAPPER(irdma_mock_dealloc_pd, ib_dealloc_pd,
+			    struct ib_pd *);
+
+/**
+ * irdma_mock_alloc_pd - allocate a PD through the verbs
+ * @mock: the mock device
+ *
+ * Return: a kernel PD from ib_alloc_pd(), deallocated when the test ends;
+ * a failure fails the test.
+ */
+struct ib_pd *irdma_mock_alloc_pd(struct irdma_mock *mock)
+{
+	struct kunit *test = mock->test;
+	struct ib_pd *pd;
+	int ret;
+
+	pd = ib_alloc_pd(&mock->iwdev->ibdev, 0);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, pd);
+	ret = kunit_add_action_or_reset(test, irdma_mock_dealloc_pd, pd);
+	KUNIT_ASSERT_EQ(test, ret, 0);
+	return pd;
+}
+
+/**
+ * irdma_mock_verbs_cq - create a kernel CQ through the verbs
+ * @mock: the mock device
+ * @cqe: the completions it must hold
+ *
+ * Return: the CQ from ib_create_cq(), on completion vector 0 and with no
+ * handler; the caller destroys it.  A failure fails the test.
+ */
+struct ib_cq *irdma_mock_verbs_cq(struct irdma_mock *mock, int cqe)
+{
+	struct ib_cq_init_attr attr = { .cqe = cqe };
+	struct ib_cq *cq;
+
+	cq = ib_create_cq(&mock->iwdev->ibdev, NULL, NULL, NULL, &attr);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(mock->test, cq);
+	return cq;
+}
+
+/**
+ * irdma_mock_verbs_qp - create a kernel RC QP through the verbs
+ * @mock: the mock device
+ * @pd: its PD
+ * @cq: its send and receive CQ
+ * @cap: its capabilities, or NULL for 16 work requests of one SGE each way
+ *
+ * Return: the QP from ib_create_qp(), in RESET; the caller destroys it.
+ * A failure fails the test.
+ */
+struct ib_qp *irdma_mock_verbs_qp(struct irdma_mock *mock, struct ib_pd *pd,
+				  struct ib_cq *cq, const struct ib_qp_cap *cap)
+{
+	struct ib_qp_init_attr attr = {
+		.send_cq = cq,
+		.recv_cq = cq,
+		.qp_type = IB_QPT_RC,
+		.sq_sig_type = IB_SIGNAL_REQ_WR,
+		.cap = { .max_send_wr = 16, .max_recv_wr = 16,
+			 .max_send_sge = 1, .max_recv_sge = 1 },
+	};
+	struct ib_qp *qp;
+
+	if (cap)
+		attr.cap = *cap;
+	qp = ib_create_qp(pd, &attr);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(mock->test, qp);
+	return qp;
 }
 
 static void irdma_mock_decode_frag(__le64 *wqe, u32 off,

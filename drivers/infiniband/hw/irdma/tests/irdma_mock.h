@@ -156,6 +156,11 @@ struct irdma_cq *irdma_mock_create_cq(struct irdma_mock *mock, u32 cqes);
 struct irdma_qp *irdma_mock_create_qp(struct irdma_mock *mock,
 				      const struct irdma_mock_qp_attr *attr);
 
+struct ib_pd *irdma_mock_alloc_pd(struct irdma_mock *mock);
+struct ib_cq *irdma_mock_verbs_cq(struct irdma_mock *mock, int cqe);
+struct ib_qp *irdma_mock_verbs_qp(struct irdma_mock *mock, struct ib_pd *pd,
+				  struct ib_cq *cq, const struct ib_qp_cap *cap);
+
 u64 *irdma_mock_pble(struct irdma_mock *mock, u32 idx);
 u64 irdma_mock_mr_page(struct irdma_mock *mock, struct ib_mr *mr, u32 i);
 u32 irdma_mock_cqp_avail(struct irdma_mock *mock);

@@ -146,6 +146,8 @@ static void irdma_mock_setup_hmc(struct irdma_mock *mock,
 	hmc->hmc_fn_id = mock->rf.sc_dev.hmc_fn_id;
 
 	obj[IRDMA_HMC_IW_QP].cnt = IRDMA_MOCK_OBJ_CNT;
+	/* What QUERY_FPM reports, and QP creation checks against */
+	obj[IRDMA_HMC_IW_QP].max_cnt = IRDMA_MOCK_OBJ_CNT;
 	obj[IRDMA_HMC_IW_CQ].cnt = IRDMA_MOCK_OBJ_CNT;
 	obj[IRDMA_HMC_IW_ARP].cnt = IRDMA_MOCK_OBJ_CNT;
 	obj[IRDMA_HMC_IW_FSIAV].cnt = IRDMA_MOCK_OBJ_CNT;
@@ -434,6 +436,8 @@ static void irdma_mock_free_netdev(void *data)
  */
 static void irdma_mock_setup_iwdev(struct irdma_mock *mock)
 {
+	struct irdma_vsi_init_info vsi_info = {};
+	struct irdma_l2params l2 = {};
 	struct kunit *test = mock->test;
 	struct irdma_device *iwdev;
 	struct net_device *netdev;
@@ -455,8 +459,16 @@ static void irdma_mock_setup_iwdev(struct irdma_mock *mock)
 	iwdev->rf = &mock->rf;
 	iwdev->netdev = netdev;
 	iwdev->roce_mode = false;
-	iwdev->vsi.dev = &mock->rf.sc_dev;
-	iwdev->vsi.back_vsi = iwdev;
+	/*
+	 * The VSI as irdma_rt_init_hw() sets it up, without the LAN
+	 * driver's qset registration: the work scheduler tree is ice's
+	 * business, and QPs join no node of it.
+	 */
+	l2.mtu = netdev->mtu;
+	vsi_info.dev = &mock->rf.sc_dev;
+	vsi_info.back_vsi = iwdev;
+	vsi_info.params = &l2;
+	irdma_sc_vsi_init(&iwdev->vsi, &vsi_info);
 	init_waitqueue_head(&iwdev->suspend_wq);
 
 	/* As irdma_rt_init_hw() makes it: flushes and CQ rings retire here */

@@ -1,0 +1,876 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * KUnit suite irdma_verbs_qp: queue pairs through irdma's verbs, on the
+ * mock E810 in iWARP mode.
+ *
+ * The cases call ib_create_qp(), ib_modify_qp(), ib_query_qp(),
+ * ib_post_recv(), ib_post_send() and ib_destroy_qp() on the mock device of
+ * irdma_mock.c, whose CQP is answered by the firmware model of
+ * irdma_hw_model.c.  They judge what the hardware is told: the QP the
+ * model created from the CREATE_QP WQE and the host context it points to
+ * (type, state, its CQs and PD, the sizes of its queues), each MODIFY_QP's
+ * next state, the DESTROY_QP; and the RQ WQEs as the wire engine reads
+ * them, with the hardware's layout.  Without a connection manager an
+ * iWARP QP goes from RESET to INIT (the hardware's IDLE) and RTR, to
+ * ERR, and back to RESET; RTS is the CM's.  A verb that fails must leave
+ * the QP IDs, CQP requests and the hardware as they were.
+ */
+#include <kunit/test.h>
+#include <linux/delay.h>
+
+#include "irdma_hw_model.h"
+#include "irdma_mock.h"
+
+/* A CQP error the driver sees as any failed command */
+#define QP_TEST_MAJ		0x0100
+#define QP_TEST_MIN		0x0002
+
+/* Where the buffers are said to be; nothing reads them */
+#define QP_TEST_BUF		0x300000ULL
+#define QP_TEST_BUF_LEN		512
+
+/* How long the driver's flush worker may take to complete a flushed WR */
+#define QP_TEST_FLUSH_WAIT_MS	2000
+
+struct qp_env {
+	struct irdma_mock *mock;
+	struct ib_pd *pd;
+	struct ib_cq *cq;
+};
+
+static void qp_env(struct kunit *test, struct qp_env *env)
+{
+	env->mock = irdma_mock_create(test, NULL);
+	env->pd = irdma_mock_alloc_pd(env->mock);
+	env->cq = irdma_mock_verbs_cq(env->mock, 256);
+}
+
+static void qp_env_done(struct qp_env *env)
+{
+	ib_destroy_cq(env->cq);
+}
+
+static struct ib_qp *create_qp(struct qp_env *env, enum ib_qp_type type,
+			       struct ib_qp_cap *cap, u32 flags)
+{
+	struct ib_qp_init_attr attr = {
+		.send_cq = env->cq,
+		.recv_cq = env->cq,
+		.qp_type = type,
+		.sq_sig_type = IB_SIGNAL_REQ_WR,
+		.create_flags = flags,
+		.cap = *cap,
+	};
+	struct ib_qp *qp;
+
+	qp = ib_create_qp(env->pd, &attr);
+	if (!IS_ERR(qp))
+		*cap = attr.cap;
+	return qp;
+}
+
+/* What a failing verb must give back */
+struct qp_state {
+	unsigned long *ids;
+	u32 cqp_avail;
+	u32 creates;
+	int qps;
+};
+
+static void qp_state(struct irdma_mock *mock, struct qp_state *s)
+{
+	struct irdma_pci_f *rf = &mock->rf;
+
+	s->ids = kunit_kcalloc(mock->test, BITS_TO_LONGS(rf->max_qp),
+			       sizeof(long), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(mock->test, s->ids);
+	bitmap_copy(s->ids, rf->allocated_qps, rf->max_qp);
+	s->cqp_avail = irdma_mock_cqp_avail(mock);
+	s->creates = irdma_hw_model_op_count(mock->hw, IRDMA_HW_OP_CREATE_QP);
+	s->qps = rdma_restrack_count(&mock->iwdev->ibdev, RDMA_RESTRACK_QP,
+				     false);
+}
+
+static void expect_qp_state(struct kunit *test, struct irdma_mock *mock,
+			    const struct qp_state *was)
+{
+	struct irdma_pci_f *rf = &mock->rf;
+
+	KUNIT_EXPECT_TRUE_MSG(test, bitmap_equal(rf->allocated_qps, was->ids,
+						 rf->max_qp),
+			      "QP IDs changed: %*pbl, were %*pbl",
+			      rf->max_qp, rf->allocated_qps, rf->max_qp,
+			      was->ids);
+	KUNIT_EXPECT_EQ(test, irdma_mock_cqp_avail(mock), was->cqp_avail);
+	KUNIT_EXPECT_EQ(test, rdma_restrack_count(&mock->iwdev->ibdev,
+						  RDMA_RESTRACK_QP, false),
+			was->qps);
+}
+
+static void model_qp(struct kunit *test, struct irdma_mock *mock,
+		     struct ib_qp *qp, struct irdma_hw_qp *hw)
+{
+	KUNIT_ASSERT_TRUE_MSG(test, irdma_hw_model_qp(mock->hw, qp->qp_num, hw),
+			      "QP %u not in the hardware", qp->qp_num);
+}
+
+/* Bytes an RQ WQE needs for @sges: fragment 0, the header, then 16 each */
+static u32 rq_wqe_bytes(u32 sges)
+{
+	return 32 + 16 * (sges > 1 ? sges - 1 : 0);
+}
+
+struct create_case {
+	const char *name;
+	struct ib_qp_cap cap;
+};
+
+static const struct create_case create_cases[] = {
+	{ "1 WR each way", { 1, 1, 1, 1, 0 } },
+	{ "16/16, 1 SGE", { 16, 16, 1, 1, 0 } },
+	{ "128/32, 4/1 SGEs", { 128, 32, 4, 1, 0 } },
+	{ "64/64, 2/2 SGEs", { 64, 64, 2, 2, 0 } },
+	{ "32/32, 13/13 SGEs", { 32, 32, 13, 13, 0 } },
+	{ "1024/1024, 3/3 SGEs", { 1024, 1024, 3, 3, 0 } },
+	{ "16/16, 64 inline", { 16, 16, 1, 1, 64 } },
+};
+
+static void create_desc(const struct create_case *c, char *desc)
+{
+	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(create, create_cases, create_desc);
+
+/*
+ * An RC QP exists in the hardware as an iWARP QP, IDLE, its host context
+ * naming its CQs (its PD is the CM's to write, with the connection's
+ * TCP state, before RTS), with queues big enough for what the QP was
+ * created to hold; the capabilities it reports are at least those asked
+ * for.  Destroying it takes it from the hardware and gives its ID back.
+ */
+static void qp_create(struct kunit *test)
+{
+	const struct create_case *c = test->param_value;
+	struct ib_qp_cap cap = c->cap;
+	struct qp_env env;
+	struct irdma_hw_qp hw;
+	struct qp_state was;
+	struct ib_qp *qp;
+	u32 id;
+
+	qp_env(test, &env);
+	qp_state(env.mock, &was);
+	qp = create_qp(&env, IB_QPT_RC, &cap, 0);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, qp);
+	id = qp->qp_num;
+	KUNIT_EXPECT_GT(test, id, 1);	/* QP0 and QP1 are not an RC QP's */
+	KUNIT_EXPECT_TRUE(test, test_bit(id, env.mock->rf.allocated_qps));
+	KUNIT_EXPECT_GE(test, cap.max_send_wr, c->cap.max_send_wr);
+	KUNIT_EXPECT_GE(test, cap.max_recv_wr, c->cap.max_recv_wr);
+	KUNIT_EXPECT_GE(test, cap.max_send_sge, c->cap.max_send_sge);
+	KUNIT_EXPECT_GE(test, cap.max_recv_sge, c->cap.max_recv_sge);
+	KUNIT_EXPECT_GE(test, cap.max_inline_data, c->cap.max_inline_data);
+
+	model_qp(test, env.mock, qp, &hw);
+	KUNIT_EXPECT_EQ(test, hw.type, IRDMA_HW_QPT_IWARP);
+	KUNIT_EXPECT_EQ(test, hw.state, IRDMA_HW_QPS_IDLE);
+	KUNIT_EXPECT_TRUE(test, hw.iwarp);
+	KUNIT_EXPECT_EQ(test, hw.send_cq, to_iwcq(env.cq)->cq_num);
+	KUNIT_EXPECT_EQ(test, hw.recv_cq, to_iwcq(env.cq)->cq_num);
+	KUNIT_EXPECT_NE(test, hw.comp_ctx, 0);
+	KUNIT_EXPECT_GE(test, hw.sq_quanta, cap.max_send_wr);
+	KUNIT_EXPECT_GE(test, hw.rq_quanta >> hw.rq_wqe_shift,
+			cap.max_recv_wr);
+	KUNIT_EXPECT_GE(test, 32U << hw.rq_wqe_shift,
+			rq_wqe_bytes(cap.max_recv_sge));
+
+	KUNIT_EXPECT_EQ(test, ib_destroy_qp(qp), 0);
+	KUNIT_EXPECT_FALSE(test, irdma_hw_model_qp(env.mock->hw, id, &hw));
+	expect_qp_state(test, env.mock, &was);
+	qp_env_done(&env);
+}
+
+/* The QP commands name the QP and its host context, CREATE to DESTROY */
+static void qp_create_destroy_wqes(struct kunit *test)
+{
+	struct ib_qp_cap cap = { 16, 16, 1, 1, 0 };
+	struct irdma_hw_wqe create, destroy;
+	struct qp_env env;
+	struct ib_qp *qp;
+
+	qp_env(test, &env);
+	qp = create_qp(&env, IB_QPT_RC, &cap, 0);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, qp);
+	irdma_mock_last_wqe(env.mock, IRDMA_HW_OP_CREATE_QP, &create);
+	KUNIT_EXPECT_FALSE(test, create.error);
+	KUNIT_EXPECT_EQ(test, create.qp.id, qp->qp_num);
+	KUNIT_EXPECT_EQ(test, create.qp.next_state, IRDMA_HW_QPS_IDLE);
+	KUNIT_EXPECT_TRUE(test, create.qp.cq_num_valid);
+	KUNIT_EXPECT_FALSE(test, create.qp.virtual_map);
+	KUNIT_EXPECT_EQ(test, ib_destroy_qp(qp), 0);
+	irdma_mock_last_wqe(env.mock, IRDMA_HW_OP_DESTROY_QP, &destroy);
+	KUNIT_EXPECT_FALSE(test, destroy.error);
+	KUNIT_EXPECT_EQ(test, destroy.qp.id, create.qp.id);
+	KUNIT_EXPECT_EQ(test, destroy.qp.ctx_pa, create.qp.ctx_pa);
+	qp_env_done(&env);
+}
+
+struct bad_case {
+	const char *name;
+	enum ib_qp_type type;
+	struct ib_qp_cap cap;
+	u32 flags;
+};
+
+static const struct bad_case bad_cases[] = {
+	{ "14 send SGEs", IB_QPT_RC, { 16, 16, 14, 1, 0 } },
+	{ "14 recv SGEs", IB_QPT_RC, { 16, 16, 1, 14, 0 } },
+	{ "102 inline bytes", IB_QPT_RC, { 16, 16, 1, 1, 102 } },
+	{ "send WRs past the SQ", IB_QPT_RC,
+	  { IRDMA_QP_SW_MAX_WQ_QUANTA + 1, 16, 1, 1, 0 } },
+	{ "recv WRs past the RQ", IB_QPT_RC,
+	  { 16, IRDMA_QP_SW_MAX_RQ_QUANTA + 1, 1, 1, 0 } },
+	{ "SQ deeper than the hardware's", IB_QPT_RC,
+	  { IRDMA_QP_SW_MAX_WQ_QUANTA, 16, 1, 1, 0 } },
+	{ "SQ of 13-SGE WRs too deep", IB_QPT_RC,
+	  { IRDMA_QP_SW_MAX_WQ_QUANTA / 4, 16, 13, 1, 0 } },
+	{ "UD on iWARP", IB_QPT_UD, { 16, 16, 1, 1, 0 } },
+	{ "UC", IB_QPT_UC, { 16, 16, 1, 1, 0 } },
+	{ "creation flags", IB_QPT_RC, { 16, 16, 1, 1, 0 },
+	  IB_QP_CREATE_BLOCK_MULTICAST_LOOPBACK },
+};
+
+static void bad_desc(const struct bad_case *c, char *desc)
+{
+	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(bad, bad_cases, bad_desc);
+
+/*
+ * A QP the device cannot make gets an errno before the hardware hears of
+ * it, and the QP IDs, CQP requests and tracked QPs stay as they were.
+ */
+static void qp_create_bad(struct kunit *test)
+{
+	const struct bad_case *c = test->param_value;
+	struct ib_qp_cap cap = c->cap;
+	struct qp_env env;
+	struct qp_state was;
+	struct ib_qp *qp;
+
+	qp_env(test, &env);
+	qp_state(env.mock, &was);
+	qp = create_qp(&env, c->type, &cap, c->flags);
+	KUNIT_EXPECT_TRUE(test, IS_ERR(qp));
+	if (!IS_ERR(qp)) {
+		ib_destroy_qp(qp);
+	} else {
+		KUNIT_EXPECT_LT(test, PTR_ERR(qp), 0);
+	}
+	KUNIT_EXPECT_EQ(test, irdma_hw_model_op_count(env.mock->hw,
+						      IRDMA_HW_OP_CREATE_QP),
+			was.creates);
+	expect_qp_state(test, env.mock, &was);
+	qp_env_done(&env);
+}
+
+/* A CREATE_QP the hardware fails: an error, the QP ID given back */
+static void qp_create_cqp_fails(struct kunit *test)
+{
+	struct ib_qp_cap cap = { 16, 16, 1, 1, 0 };
+	struct irdma_hw_qp hw;
+	struct qp_env env;
+	struct qp_state was;
+	struct ib_qp *qp;
+	u32 i;
+
+	qp_env(test, &env);
+	qp_state(env.mock, &was);
+	irdma_hw_model_fail_next(env.mock->hw, IRDMA_HW_OP_CREATE_QP,
+				 QP_TEST_MAJ, QP_TEST_MIN);
+	qp = create_qp(&env, IB_QPT_RC, &cap, 0);
+	KUNIT_EXPECT_TRUE(test, IS_ERR(qp));
+	if (!IS_ERR(qp))
+		ib_destroy_qp(qp);
+	expect_qp_state(test, env.mock, &was);
+	for (i = 0; i < env.mock->rf.max_qp; i++)
+		KUNIT_EXPECT_FALSE(test, irdma_hw_model_qp(env.mock->hw, i, &hw));
+	KUNIT_EXPECT_EQ(test, env.mock->resets, 0);
+	qp_env_done(&env);
+}
+
+/*
+ * Every QP ID of the function can be taken, each QP in the hardware; the
+ * next create fails and takes nothing, and all come back on destroy.
+ */
+static void qp_create_ids_exhausted(struct kunit *test)
+{
+	struct ib_qp_cap cap = { 4, 4, 1, 1, 0 };
+	struct qp_state was, full;
+	struct irdma_hw_qp hw;
+	struct ib_qp **qps;
+	struct qp_env env;
+	struct ib_qp *qp;
+	u32 max, n = 0, i;
+
+	qp_env(test, &env);
+	max = env.mock->rf.max_qp;
+	qp_state(env.mock, &was);
+	qps = kunit_kcalloc(test, max, sizeof(*qps), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, qps);
+	for (;;) {
+		qp = create_qp(&env, IB_QPT_RC, &cap, 0);
+		if (IS_ERR(qp))
+			break;
+		KUNIT_ASSERT_LT(test, n, max);
+		qps[n++] = qp;
+	}
+	KUNIT_EXPECT_EQ(test, n, max - bitmap_weight(was.ids, max));
+	for (i = 0; i < n; i++)
+		KUNIT_EXPECT_TRUE(test, irdma_hw_model_qp(env.mock->hw,
+							  qps[i]->qp_num, &hw));
+	qp_state(env.mock, &full);
+	qp = create_qp(&env, IB_QPT_RC, &cap, 0);
+	KUNIT_EXPECT_TRUE(test, IS_ERR(qp));
+	expect_qp_state(test, env.mock, &full);
+	for (i = 0; i < n; i++)
+		KUNIT_EXPECT_EQ(test, ib_destroy_qp(qps[i]), 0);
+	expect_qp_state(test, env.mock, &was);
+	qp_env_done(&env);
+}
+
+/* A step of a state walk: the verb's answer and the hardware's state */
+struct walk_step {
+	enum ib_qp_state to;
+	int ret;
+	u8 hw_state;
+};
+
+#define WALK_MAX	6
+
+struct walk_case {
+	const char *name;
+	struct walk_step step[WALK_MAX];
+	u32 steps;
+};
+
+/*
+ * What irdma's iWARP QPs accept without a connection: INIT makes the
+ * hardware's QP IDLE, RTR changes nothing there, RTS is refused (the CM
+ * moves a QP there once connected), ERR moves it to ERROR from any state,
+ * and RESET after ERR is accepted and leaves the hardware in ERROR.
+ */
+static const struct walk_case walk_cases[] = {
+	{ "RESET-INIT-RTR", {
+		{ IB_QPS_INIT, 0, IRDMA_HW_QPS_IDLE },
+		{ IB_QPS_RTR, 0, IRDMA_HW_QPS_IDLE } }, 2 },
+	{ "INIT-RTR-RTS refused", {
+		{ IB_QPS_INIT, 0, IRDMA_HW_QPS_IDLE },
+		{ IB_QPS_RTR, 0, IRDMA_HW_QPS_IDLE },
+		{ IB_QPS_RTS, -EINVAL, IRDMA_HW_QPS_IDLE } }, 3 },
+	{ "INIT-RTR-ERR-RESET", {
+		{ IB_QPS_INIT, 0, IRDMA_HW_QPS_IDLE },
+		{ IB_QPS_RTR, 0, IRDMA_HW_QPS_IDLE },
+		{ IB_QPS_ERR, 0, IRDMA_HW_QPS_ERROR },
+		{ IB_QPS_RESET, 0, IRDMA_HW_QPS_ERROR } }, 4 },
+	{ "INIT-ERR", {
+		{ IB_QPS_INIT, 0, IRDMA_HW_QPS_IDLE },
+		{ IB_QPS_ERR, 0, IRDMA_HW_QPS_ERROR } }, 2 },
+	{ "RESET-ERR", {
+		{ IB_QPS_ERR, 0, IRDMA_HW_QPS_ERROR } }, 1 },
+	{ "INIT twice", {
+		{ IB_QPS_INIT, 0, IRDMA_HW_QPS_IDLE },
+		{ IB_QPS_INIT, 0, IRDMA_HW_QPS_IDLE } }, 2 },
+	{ "ERR-INIT refused", {
+		{ IB_QPS_INIT, 0, IRDMA_HW_QPS_IDLE },
+		{ IB_QPS_ERR, 0, IRDMA_HW_QPS_ERROR },
+		{ IB_QPS_INIT, -EINVAL, IRDMA_HW_QPS_ERROR } }, 3 },
+};
+
+static void walk_desc(const struct walk_case *c, char *desc)
+{
+	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(walk, walk_cases, walk_desc);
+
+/*
+ * Each step's answer, the state the hardware was moved to by the last
+ * MODIFY_QP (refused steps issue none that changes it), and the state
+ * query_qp reports after a step that succeeded.
+ */
+static void qp_modify_walk(struct kunit *test)
+{
+	const struct walk_case *c = test->param_value;
+	struct ib_qp_cap cap = { 16, 16, 1, 1, 0 };
+	struct ib_qp_init_attr init;
+	struct ib_qp_attr attr;
+	struct irdma_hw_qp hw;
+	struct qp_env env;
+	struct ib_qp *qp;
+	u32 i;
+
+	qp_env(test, &env);
+	qp = create_qp(&env, IB_QPT_RC, &cap, 0);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, qp);
+	for (i = 0; i < c->steps; i++) {
+		const struct walk_step *s = &c->step[i];
+
+		attr = (struct ib_qp_attr){ .qp_state = s->to };
+		KUNIT_EXPECT_EQ_MSG(test, ib_modify_qp(qp, &attr, IB_QP_STATE),
+				    s->ret, "step %u", i);
+		model_qp(test, env.mock, qp, &hw);
+		KUNIT_EXPECT_EQ_MSG(test, hw.state, s->hw_state, "step %u", i);
+		if (s->ret)
+			continue;
+		KUNIT_ASSERT_EQ(test, ib_query_qp(qp, &attr, IB_QP_STATE,
+						  &init), 0);
+		KUNIT_EXPECT_EQ_MSG(test, attr.qp_state, s->to, "step %u", i);
+	}
+	KUNIT_EXPECT_EQ(test, ib_destroy_qp(qp), 0);
+	KUNIT_EXPECT_FALSE(test, irdma_hw_model_qp(env.mock->hw,
+						   qp->qp_num, &hw));
+	qp_env_done(&env);
+}
+
+/* INIT: one MODIFY_QP, to IDLE, with the QP's own context */
+static void qp_modify_init_wqe(struct kunit *test)
+{
+	struct ib_qp_cap cap = { 16, 16, 1, 1, 0 };
+	struct ib_qp_attr attr = { .qp_state = IB_QPS_INIT };
+	struct irdma_hw_wqe create, modify;
+	struct irdma_hw_qp hw;
+	struct qp_env env;
+	struct ib_qp *qp;
+
+	qp_env(test, &env);
+	qp = create_qp(&env, IB_QPT_RC, &cap, 0);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, qp);
+	irdma_mock_last_wqe(env.mock, IRDMA_HW_OP_CREATE_QP, &create);
+	KUNIT_ASSERT_EQ(test, ib_modify_qp(qp, &attr, IB_QP_STATE), 0);
+	irdma_mock_last_wqe(env.mock, IRDMA_HW_OP_MODIFY_QP, &modify);
+	KUNIT_EXPECT_FALSE(test, modify.error);
+	KUNIT_EXPECT_EQ(test, modify.qp.id, qp->qp_num);
+	KUNIT_EXPECT_EQ(test, modify.qp.ctx_pa, create.qp.ctx_pa);
+	KUNIT_EXPECT_EQ(test, modify.qp.next_state, IRDMA_HW_QPS_IDLE);
+	model_qp(test, env.mock, qp, &hw);
+	KUNIT_EXPECT_EQ(test, hw.modifies, 1);
+	ib_destroy_qp(qp);
+	qp_env_done(&env);
+}
+
+/*
+ * ERR: the hardware moves the QP to ERROR, with no connection to reset,
+ * and is asked to flush both queues.
+ */
+static void qp_modify_err_flushes(struct kunit *test)
+{
+	struct ib_qp_cap cap = { 16, 16, 1, 1, 0 };
+	struct ib_qp_attr attr = { .qp_state = IB_QPS_INIT };
+	struct irdma_hw_wqe modify;
+	struct irdma_hw_qp hw;
+	struct qp_env env;
+	struct ib_qp *qp;
+
+	qp_env(test, &env);
+	qp = create_qp(&env, IB_QPT_RC, &cap, 0);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, qp);
+	KUNIT_ASSERT_EQ(test, ib_modify_qp(qp, &attr, IB_QP_STATE), 0);
+	attr.qp_state = IB_QPS_ERR;
+	KUNIT_ASSERT_EQ(test, ib_modify_qp(qp, &attr, IB_QP_STATE), 0);
+	irdma_mock_last_wqe(env.mock, IRDMA_HW_OP_MODIFY_QP, &modify);
+	KUNIT_EXPECT_EQ(test, modify.qp.next_state, IRDMA_HW_QPS_ERROR);
+	KUNIT_EXPECT_FALSE(test, modify.qp.reset_conn);
+	/* The flush comes from the driver's cleanup work */
+	flush_workqueue(env.mock->iwdev->cleanup_wq);
+	model_qp(test, env.mock, qp, &hw);
+	KUNIT_EXPECT_EQ(test, hw.state, IRDMA_HW_QPS_ERROR);
+	KUNIT_EXPECT_TRUE(test, hw.sq_flushed);
+	KUNIT_EXPECT_TRUE(test, hw.rq_flushed);
+	ib_destroy_qp(qp);
+	qp_env_done(&env);
+}
+
+/*
+ * A MODIFY_QP the hardware fails: an error and the CQP request given
+ * back; the QP can still be destroyed, and goes from the hardware.
+ */
+static void qp_modify_cqp_fails(struct kunit *test)
+{
+	struct ib_qp_cap cap = { 16, 16, 1, 1, 0 };
+	struct ib_qp_attr attr = { .qp_state = IB_QPS_INIT };
+	struct irdma_hw_qp hw;
+	struct qp_env env;
+	struct ib_qp *qp;
+	u32 avail, id;
+
+	qp_env(test, &env);
+	qp = create_qp(&env, IB_QPT_RC, &cap, 0);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, qp);
+	avail = irdma_mock_cqp_avail(env.mock);
+	irdma_hw_model_fail_next(env.mock->hw, IRDMA_HW_OP_MODIFY_QP,
+				 QP_TEST_MAJ, QP_TEST_MIN);
+	KUNIT_EXPECT_LT(test, ib_modify_qp(qp, &attr, IB_QP_STATE), 0);
+	KUNIT_EXPECT_EQ(test, irdma_mock_cqp_avail(env.mock), avail);
+	id = qp->qp_num;
+	KUNIT_EXPECT_EQ(test, ib_destroy_qp(qp), 0);
+	KUNIT_EXPECT_FALSE(test, irdma_hw_model_qp(env.mock->hw, id, &hw));
+	qp_env_done(&env);
+}
+
+/* A QP in INIT, for the posting cases */
+static struct ib_qp *init_qp(struct kunit *test, struct qp_env *env,
+			     struct ib_qp_cap *cap)
+{
+	struct ib_qp_attr attr = { .qp_state = IB_QPS_INIT };
+	struct ib_qp *qp;
+
+	qp = create_qp(env, IB_QPT_RC, cap, 0);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, qp);
+	KUNIT_ASSERT_EQ(test, ib_modify_qp(qp, &attr, IB_QP_STATE), 0);
+	return qp;
+}
+
+static void fill_sges(struct ib_sge *sge, u32 n, u32 lkey, u32 salt)
+{
+	u32 i;
+
+	for (i = 0; i < n; i++) {
+		sge[i].addr = QP_TEST_BUF + (u64)(salt * 16 + i) * PAGE_SIZE + i;
+		sge[i].length = QP_TEST_BUF_LEN + i + salt;
+		sge[i].lkey = lkey + i;
+	}
+}
+
+static void expect_rq_wqe(struct kunit *test, struct irdma_mock *mock,
+			  struct ib_qp *qp, u32 idx, const struct ib_sge *sge,
+			  u32 n, bool valid)
+{
+	struct irdma_hw_rq_wqe w;
+	u32 i;
+
+	KUNIT_ASSERT_TRUE(test, irdma_hw_model_rq_wqe(mock->hw, qp->qp_num,
+						      idx, &w));
+	KUNIT_EXPECT_EQ_MSG(test, w.valid, valid, "RQ WQE %u", idx);
+	KUNIT_ASSERT_EQ_MSG(test, w.num_frags, n, "RQ WQE %u", idx);
+	for (i = 0; i < n; i++) {
+		KUNIT_EXPECT_EQ(test, w.frag[i].addr, sge[i].addr);
+		KUNIT_EXPECT_EQ(test, w.frag[i].length, sge[i].length);
+		KUNIT_EXPECT_EQ(test, w.frag[i].stag, sge[i].lkey);
+	}
+}
+
+static const u32 recv_sges[] = { 1, 2, 3, 4, 13 };
+
+static void recv_sges_desc(const u32 *n, char *desc)
+{
+	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "%u SGEs", *n);
+}
+
+KUNIT_ARRAY_PARAM(recv_sges, recv_sges, recv_sges_desc);
+
+/*
+ * post_recv writes RQ WQEs the wire engine reads: each SGE's address,
+ * length and STag where the hardware's layout puts fragment i, the count
+ * in the header (GEN2's null fragment after an even count not among
+ * them), the valid bit of the first pass of the ring.
+ */
+static void qp_post_recv_wqe(struct kunit *test)
+{
+	const u32 n = *(const u32 *)test->param_value;
+	struct ib_qp_cap cap = { 16, 8, 1, n, 0 };
+	struct ib_sge sge[IRDMA_MAX_WQ_FRAGMENT_COUNT];
+	struct ib_recv_wr wr = { .sg_list = sge, .num_sge = n };
+	const struct ib_recv_wr *bad;
+	struct qp_env env;
+	struct ib_qp *qp;
+	u32 i;
+
+	qp_env(test, &env);
+	qp = init_qp(test, &env, &cap);
+	for (i = 0; i < 4; i++) {
+		fill_sges(sge, n, 0x100 * (i + 1), i);
+		wr.wr_id = i;
+		KUNIT_ASSERT_EQ(test, ib_post_recv(qp, &wr, &bad), 0);
+	}
+	for (i = 0; i < 4; i++) {
+		fill_sges(sge, n, 0x100 * (i + 1), i);
+		expect_rq_wqe(test, env.mock, qp, i, sge, n, true);
+	}
+	ib_destroy_qp(qp);
+	qp_env_done(&env);
+}
+
+/*
+ * Round the RQ and back: the hardware completes each WQE, and the next
+ * pass writes the valid bit flipped, which is how the wire engine tells
+ * new WQEs from old.
+ */
+static void qp_post_recv_wrap(struct kunit *test)
+{
+	struct ib_qp_cap cap = { 16, 8, 1, 1, 0 };
+	struct ib_sge sge;
+	struct ib_recv_wr wr = { .sg_list = &sge, .num_sge = 1 };
+	const struct ib_recv_wr *bad;
+	struct irdma_hw_qp hw;
+	struct qp_env env;
+	struct ib_wc wc;
+	struct ib_qp *qp;
+	u32 i, wqes;
+
+	qp_env(test, &env);
+	qp = init_qp(test, &env, &cap);
+	model_qp(test, env.mock, qp, &hw);
+	wqes = hw.rq_quanta >> hw.rq_wqe_shift;
+	for (i = 0; i < 2 * wqes; i++) {
+		struct irdma_hw_cqe cqe = {
+			.qp_id = qp->qp_num, .op = 0x03,
+			.wqe_idx = (i % wqes) << hw.rq_wqe_shift,
+		};
+
+		fill_sges(&sge, 1, 0x40 + i, i % 8);
+		wr.wr_id = i;
+		KUNIT_ASSERT_EQ(test, ib_post_recv(qp, &wr, &bad), 0);
+		expect_rq_wqe(test, env.mock, qp, i % wqes, &sge, 1,
+			      i < wqes);
+		KUNIT_ASSERT_EQ(test, irdma_hw_model_cq_post(env.mock->hw,
+						to_iwcq(env.cq)->cq_num, &cqe),
+				0);
+		KUNIT_ASSERT_EQ(test, ib_poll_cq(env.cq, 1, &wc), 1);
+		KUNIT_EXPECT_EQ(test, wc.wr_id, i);
+	}
+	ib_destroy_qp(qp);
+	qp_env_done(&env);
+}
+
+/*
+ * A receive of more SGEs than the QP was made for is refused with bad_wr
+ * on it; the WRs before it in the list are posted, and the RQ WQE after
+ * them is not written.
+ */
+static void qp_post_recv_too_many_sges(struct kunit *test)
+{
+	struct ib_qp_cap cap = { 16, 16, 1, 2, 0 };
+	struct ib_sge sge[3];
+	struct ib_recv_wr wr[2] = {
+		{ .wr_id = 1, .sg_list = sge, .num_sge = 2, .next = &wr[1] },
+		{ .wr_id = 2, .sg_list = sge, .num_sge = 3 },
+	};
+	const struct ib_recv_wr *bad = NULL;
+	struct irdma_hw_rq_wqe w;
+	struct qp_env env;
+	struct ib_qp *qp;
+
+	qp_env(test, &env);
+	qp = init_qp(test, &env, &cap);
+	KUNIT_ASSERT_LE(test, cap.max_recv_sge, 2);
+	fill_sges(sge, 3, 0x500, 0);
+	KUNIT_EXPECT_LT(test, ib_post_recv(qp, wr, &bad), 0);
+	KUNIT_EXPECT_PTR_EQ(test, bad, &wr[1]);
+	expect_rq_wqe(test, env.mock, qp, 0, sge, 2, true);
+	KUNIT_ASSERT_TRUE(test, irdma_hw_model_rq_wqe(env.mock->hw,
+						      qp->qp_num, 1, &w));
+	KUNIT_EXPECT_FALSE(test, w.valid);
+	ib_destroy_qp(qp);
+	qp_env_done(&env);
+}
+
+/* An RQ takes at least the receives the QP reports, and then refuses */
+static void qp_post_recv_full(struct kunit *test)
+{
+	struct ib_qp_cap cap = { 16, 16, 1, 1, 0 };
+	struct ib_sge sge;
+	struct ib_recv_wr wr = { .sg_list = &sge, .num_sge = 1 };
+	const struct ib_recv_wr *bad;
+	struct irdma_hw_qp hw;
+	struct qp_env env;
+	struct ib_qp *qp;
+	u32 posted = 0;
+
+	qp_env(test, &env);
+	qp = init_qp(test, &env, &cap);
+	model_qp(test, env.mock, qp, &hw);
+	fill_sges(&sge, 1, 0x77, 0);
+	while (!ib_post_recv(qp, &wr, &bad)) {
+		posted++;
+		KUNIT_ASSERT_LE(test, posted, hw.rq_quanta);
+	}
+	KUNIT_EXPECT_GE(test, posted, cap.max_recv_wr);
+	KUNIT_EXPECT_LT(test, posted, hw.rq_quanta >> hw.rq_wqe_shift);
+	KUNIT_EXPECT_PTR_EQ(test, bad, &wr);
+	ib_destroy_qp(qp);
+	qp_env_done(&env);
+}
+
+/* A send of more SGEs than the QP was made for is refused with bad_wr */
+static void qp_post_send_too_many_sges(struct kunit *test)
+{
+	struct ib_qp_cap cap = { 16, 16, 2, 1, 0 };
+	struct ib_sge sge[3];
+	struct ib_send_wr wr = {
+		.wr_id = 9, .sg_list = sge, .num_sge = 3,
+		.opcode = IB_WR_SEND, .send_flags = IB_SEND_SIGNALED,
+	};
+	const struct ib_send_wr *bad = NULL;
+	struct irdma_hw_qp hw;
+	struct qp_env env;
+	struct ib_qp *qp;
+	u32 dbs;
+
+	qp_env(test, &env);
+	qp = init_qp(test, &env, &cap);
+	KUNIT_ASSERT_LE(test, cap.max_send_sge, 2);
+	model_qp(test, env.mock, qp, &hw);
+	dbs = hw.doorbells;
+	fill_sges(sge, 3, 0x600, 0);
+	KUNIT_EXPECT_LT(test, ib_post_send(qp, &wr, &bad), 0);
+	KUNIT_EXPECT_PTR_EQ(test, bad, &wr);
+	model_qp(test, env.mock, qp, &hw);
+	KUNIT_EXPECT_EQ(test, hw.doorbells, dbs);
+	ib_destroy_qp(qp);
+	qp_env_done(&env);
+}
+
+/* Poll @n flush completions, in order from @wr_id, within the wait */
+static void expect_flushed(struct kunit *test, struct ib_cq *cq, u64 wr_id,
+			   u32 n)
+{
+	unsigned long end = jiffies + msecs_to_jiffies(QP_TEST_FLUSH_WAIT_MS);
+	struct ib_wc wc;
+	u32 got = 0;
+
+	while (got < n && time_before(jiffies, end)) {
+		if (ib_poll_cq(cq, 1, &wc) != 1) {
+			msleep(5);
+			continue;
+		}
+		KUNIT_EXPECT_EQ(test, wc.status, IB_WC_WR_FLUSH_ERR);
+		KUNIT_EXPECT_EQ(test, wc.wr_id, wr_id + got);
+		got++;
+	}
+	KUNIT_EXPECT_EQ(test, got, n);
+}
+
+/* A QP in ERR whose flush the hardware was asked for */
+static struct ib_qp *err_qp(struct kunit *test, struct qp_env *env)
+{
+	struct ib_qp_cap cap = { 16, 16, 1, 1, 0 };
+	struct ib_qp_attr attr = { .qp_state = IB_QPS_ERR };
+	struct irdma_hw_qp hw;
+	struct ib_qp *qp;
+
+	qp = init_qp(test, env, &cap);
+	KUNIT_ASSERT_EQ(test, ib_modify_qp(qp, &attr, IB_QP_STATE), 0);
+	flush_workqueue(env->mock->iwdev->cleanup_wq);
+	model_qp(test, env->mock, qp, &hw);
+	KUNIT_ASSERT_TRUE(test, hw.sq_flushed);
+	return qp;
+}
+
+/*
+ * post_send on a QP in ERR: accepted, and each WR completes with a flush
+ * error, since the hardware reads nothing of a flushed SQ.
+ */
+static void qp_post_send_flushed(struct kunit *test)
+{
+	struct ib_sge sge;
+	struct ib_send_wr wr[3];
+	const struct ib_send_wr *bad = NULL;
+	struct qp_env env;
+	struct ib_qp *qp;
+	int i;
+
+	qp_env(test, &env);
+	qp = err_qp(test, &env);
+	fill_sges(&sge, 1, 0x700, 0);
+	for (i = 0; i < ARRAY_SIZE(wr); i++)
+		wr[i] = (struct ib_send_wr){
+			.wr_id = 50 + i, .sg_list = &sge, .num_sge = 1,
+			.opcode = IB_WR_SEND, .send_flags = IB_SEND_SIGNALED,
+			.next = i + 1 < ARRAY_SIZE(wr) ? &wr[i + 1] : NULL,
+		};
+	KUNIT_EXPECT_EQ(test, ib_post_send(qp, wr, &bad), 0);
+	expect_flushed(test, env.cq, 50, ARRAY_SIZE(wr));
+	ib_destroy_qp(qp);
+	qp_env_done(&env);
+}
+
+/* post_recv on a QP in ERR: each WR completes with a flush error */
+static void qp_post_recv_flushed(struct kunit *test)
+{
+	struct ib_sge sge;
+	struct ib_recv_wr wr = { .sg_list = &sge, .num_sge = 1 };
+	const struct ib_recv_wr *bad;
+	struct qp_env env;
+	struct ib_qp *qp;
+	int i;
+
+	qp_env(test, &env);
+	qp = err_qp(test, &env);
+	fill_sges(&sge, 1, 0x800, 0);
+	for (i = 0; i < 4; i++) {
+		wr.wr_id = 80 + i;
+		KUNIT_EXPECT_EQ(test, ib_post_recv(qp, &wr, &bad), 0);
+	}
+	expect_flushed(test, env.cq, 80, 4);
+	ib_destroy_qp(qp);
+	qp_env_done(&env);
+}
+
+/*
+ * Receives posted before the move to ERR, which the hardware never
+ * completed, complete with a flush error after it.
+ */
+static void qp_err_flushes_posted(struct kunit *test)
+{
+	struct ib_qp_cap cap = { 16, 16, 1, 1, 0 };
+	struct ib_qp_attr attr = { .qp_state = IB_QPS_ERR };
+	struct ib_sge sge;
+	struct ib_recv_wr wr = { .sg_list = &sge, .num_sge = 1 };
+	const struct ib_recv_wr *bad;
+	struct qp_env env;
+	struct ib_qp *qp;
+	int i;
+
+	qp_env(test, &env);
+	qp = init_qp(test, &env, &cap);
+	fill_sges(&sge, 1, 0x900, 0);
+	for (i = 0; i < 5; i++) {
+		wr.wr_id = 90 + i;
+		KUNIT_ASSERT_EQ(test, ib_post_recv(qp, &wr, &bad), 0);
+	}
+	KUNIT_ASSERT_EQ(test, ib_modify_qp(qp, &attr, IB_QP_STATE), 0);
+	expect_flushed(test, env.cq, 90, 5);
+	ib_destroy_qp(qp);
+	qp_env_done(&env);
+}
+
+static struct kunit_case irdma_verbs_qp_cases[] = {
+	KUNIT_CASE_PARAM(qp_create, create_gen_params),
+	KUNIT_CASE(qp_create_destroy_wqes),
+	KUNIT_CASE_PARAM(qp_create_bad, bad_gen_params),
+	KUNIT_CASE(qp_create_cqp_fails),
+	KUNIT_CASE(qp_create_ids_exhausted),
+	KUNIT_CASE_PARAM(qp_modify_walk, walk_gen_params),
+	KUNIT_CASE(qp_modify_init_wqe),
+	KUNIT_CASE(qp_modify_err_flushes),
+	KUNIT_CASE(qp_modify_cqp_fails),
+	KUNIT_CASE_PARAM(qp_post_recv_wqe, recv_sges_gen_params),
+	KUNIT_CASE(qp_post_recv_wrap),
+	KUNIT_CASE(qp_post_recv_too_many_sges),
+	KUNIT_CASE(qp_post_recv_full),
+	KUNIT_CASE(qp_post_send_too_many_sges),
+	KUNIT_CASE(qp_post_send_flushed),
+	KUNIT_CASE(qp_post_recv_flushed),
+	KUNIT_CASE(qp_err_flushes_posted),
+	{}
+};
+
+static struct kunit_suite irdma_verbs_qp_suite = {
+	.name = "irdma_verbs_qp",
+	.test_cases = irdma_verbs_qp_cases,
+};
+
+kunit_test_suite(irdma_verbs_qp_suite);

@@ -21,9 +21,13 @@
  *  - irdma_hmc_init_pble() sets up the PBLE resource over an SD table in
  *    memory, and the PBLE allocator grows it by itself later; the SD
  *    programming it sends to the CQP is the model's to execute;
- *  - QPs go through irdma_sc_qp_init() and irdma_uk_qp_init(), CQs
- *    through irdma_uk_cq_init(), with rings, shadow areas and doorbells
- *    in coherent DMA memory and the BAR.
+ *  - CQs and QPs are the verbs', created by ib_create_cq() and
+ *    ib_create_qp() through the model; the QPs that must be in RTS, which
+ *    only the iWARP CM reaches, go through irdma_sc_qp_init() and
+ *    irdma_uk_qp_init() by hand, with rings, shadow areas and doorbells
+ *    in coherent DMA memory and the BAR, on a CQ of the verbs;
+ *  - a CEQ (an empty ring, no interrupt) and the cleanup workqueue, which
+ *    the verbs' CQs and QPs use.
  *
  * The device is registered with the RDMA core by the driver's own
  * irdma_ib_register_device(), as irdma_probe() registers an E810's, over
@@ -786,56 +790,28 @@ void irdma_mock_last_wqe(struct irdma_mock *mock, u8 opcode,
 	KUNIT_EXPECT_EQ(test, w->opcode, opcode);
 }
 
+KUNIT_DEFINE_ACTION_WRAPPER(irdma_mock_destroy_cq, ib_destroy_cq,
+			    struct ib_cq *);
+
 /**
- * irdma_mock_create_cq - build a kernel CQ on the mock device
+ * irdma_mock_create_cq - create a kernel CQ on the mock device
  * @mock: the mock device
- * @cqes: its size in CQEs
+ * @cqes: the completions it must hold
  *
- * The CQ's ring and shadow area are coherent DMA memory, its doorbells
- * the CQ arm and ack registers of the mock's BAR; its number comes from
- * the driver's CQ bitmap.
+ * Through the verbs (ib_create_cq()), so that the CQ exists in the model
+ * as the hardware's, from the CREATE_CQ the driver sends; destroyed when
+ * the test ends.
  *
  * Return: the CQ; a failure fails the test.
  */
 struct irdma_cq *irdma_mock_create_cq(struct irdma_mock *mock, u32 cqes)
 {
-	struct irdma_cq_uk_init_info info = {};
-	struct irdma_pci_f *rf = &mock->rf;
-	struct kunit *test = mock->test;
-	struct irdma_cq *iwcq;
-	u32 cq_num;
+	struct ib_cq *cq = irdma_mock_verbs_cq(mock, cqes);
 	int ret;
 
-	KUNIT_ASSERT_GE(test, cqes, rf->sc_dev.hw_attrs.uk_attrs.min_hw_cq_size);
-	KUNIT_ASSERT_LE(test, cqes, rf->sc_dev.hw_attrs.uk_attrs.max_hw_cq_size);
-	iwcq = kunit_kzalloc(test, sizeof(*iwcq), GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, iwcq);
-	ret = irdma_alloc_rsrc(rf, rf->allocated_cqs, rf->max_cq, &cq_num,
-			       &rf->next_cq);
-	KUNIT_ASSERT_EQ(test, ret, 0);
-
-	iwcq->cq_num = cq_num;
-	iwcq->ibcq.device = &mock->iwdev->ibdev;
-	iwcq->ibcq.cqe = cqes - 1;
-	spin_lock_init(&iwcq->lock);
-	INIT_LIST_HEAD(&iwcq->resize_list);
-	INIT_LIST_HEAD(&iwcq->cmpl_generated);
-	refcount_set(&iwcq->refcnt, 1);
-	init_completion(&iwcq->free_cq);
-
-	info.cq_base = irdma_mock_dma_alloc(mock, &iwcq->kmem,
-					    cqes * sizeof(struct irdma_cqe));
-	info.shadow_area = irdma_mock_dma_alloc(mock, &iwcq->kmem_shadow,
-						IRDMA_SHADOW_AREA_SIZE << 3);
-	info.cq_size = cqes;
-	info.cq_id = cq_num;
-	info.cqe_alloc_db = rf->sc_dev.cq_arm_db;
-	info.cq_ack_db = rf->sc_dev.cq_ack_db;
-	irdma_uk_cq_init(&iwcq->sc_cq.cq_uk, &info);
-	iwcq->sc_cq.dev = &rf->sc_dev;
-	iwcq->sc_cq.back_cq = iwcq;
-	iwcq->sc_cq.vsi = &mock->iwdev->vsi;
-	return iwcq;
+	ret = kunit_add_action_or_reset(mock->test, irdma_mock_destroy_cq, cq);
+	KUNIT_ASSERT_EQ(mock->test, ret, 0);
+	return to_iwcq(cq);
 }
 
 /**

@@ -32,6 +32,9 @@
 /* How long the driver's flush worker may take to complete a flushed WR */
 #define QP_TEST_FLUSH_WAIT_MS	2000
 
+/* The SEND opcode, which an RQ CQE of a received SEND carries */
+#define QP_TEST_OP_SEND		0x03
+
 struct qp_env {
 	struct irdma_mock *mock;
 	struct ib_pd *pd;
@@ -213,6 +216,53 @@ static void qp_create_destroy_wqes(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, destroy.error);
 	KUNIT_EXPECT_EQ(test, destroy.qp.id, create.qp.id);
 	KUNIT_EXPECT_EQ(test, destroy.qp.ctx_pa, create.qp.ctx_pa);
+	qp_env_done(&env);
+}
+
+/*
+ * A QP on two CQs: its context names each where the hardware posts, the
+ * send CQ for the SQ and the receive CQ for the RQ, and a receive
+ * completes on the receive CQ alone.
+ */
+static void qp_create_two_cqs(struct kunit *test)
+{
+	struct ib_qp_attr attr = { .qp_state = IB_QPS_INIT };
+	struct ib_sge sge = { .addr = QP_TEST_BUF, .length = 64, .lkey = 1 };
+	struct ib_recv_wr wr = { .wr_id = 7, .sg_list = &sge, .num_sge = 1 };
+	struct ib_qp_init_attr init = {
+		.qp_type = IB_QPT_RC,
+		.sq_sig_type = IB_SIGNAL_REQ_WR,
+		.cap = { 16, 16, 1, 1, 0 },
+	};
+	struct irdma_hw_cqe cqe = { .op = QP_TEST_OP_SEND, .bytes = 64 };
+	const struct ib_recv_wr *bad;
+	struct irdma_hw_qp hw;
+	struct ib_cq *rcq;
+	struct qp_env env;
+	struct ib_qp *qp;
+	struct ib_wc wc;
+
+	qp_env(test, &env);
+	rcq = irdma_mock_verbs_cq(env.mock, 32);
+	init.send_cq = env.cq;
+	init.recv_cq = rcq;
+	qp = ib_create_qp(env.pd, &init);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, qp);
+	model_qp(test, env.mock, qp, &hw);
+	KUNIT_EXPECT_EQ(test, hw.send_cq, to_iwcq(env.cq)->cq_num);
+	KUNIT_EXPECT_EQ(test, hw.recv_cq, to_iwcq(rcq)->cq_num);
+
+	KUNIT_ASSERT_EQ(test, ib_modify_qp(qp, &attr, IB_QP_STATE), 0);
+	KUNIT_ASSERT_EQ(test, ib_post_recv(qp, &wr, &bad), 0);
+	cqe.qp_id = qp->qp_num;
+	KUNIT_ASSERT_EQ(test, irdma_hw_model_cq_post(env.mock->hw, hw.recv_cq,
+						     &cqe), 0);
+	KUNIT_EXPECT_EQ(test, ib_poll_cq(env.cq, 1, &wc), 0);
+	KUNIT_ASSERT_EQ(test, ib_poll_cq(rcq, 1, &wc), 1);
+	KUNIT_EXPECT_EQ(test, wc.wr_id, 7);
+	KUNIT_EXPECT_EQ(test, wc.status, IB_WC_SUCCESS);
+	ib_destroy_qp(qp);
+	ib_destroy_cq(rcq);
 	qp_env_done(&env);
 }
 
@@ -624,7 +674,7 @@ static void qp_post_recv_wrap(struct kunit *test)
 	wqes = hw.rq_quanta >> hw.rq_wqe_shift;
 	for (i = 0; i < 2 * wqes; i++) {
 		struct irdma_hw_cqe cqe = {
-			.qp_id = qp->qp_num, .op = 0x03,
+			.qp_id = qp->qp_num, .op = QP_TEST_OP_SEND,
 			.wqe_idx = (i % wqes) << hw.rq_wqe_shift,
 		};
 
@@ -847,6 +897,7 @@ static void qp_err_flushes_posted(struct kunit *test)
 static struct kunit_case irdma_verbs_qp_cases[] = {
 	KUNIT_CASE_PARAM(qp_create, create_gen_params),
 	KUNIT_CASE(qp_create_destroy_wqes),
+	KUNIT_CASE(qp_create_two_cqs),
 	KUNIT_CASE_PARAM(qp_create_bad, bad_gen_params),
 	KUNIT_CASE(qp_create_cqp_fails),
 	KUNIT_CASE(qp_create_ids_exhausted),

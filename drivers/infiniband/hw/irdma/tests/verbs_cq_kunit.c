@@ -807,6 +807,77 @@ static void cq_destroy_unpolled(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, test_bit(id, mock->rf.allocated_cqs));
 }
 
+/* A CQ command of the driver's own, straight through its CQP */
+static int cq_cqp_cmd(struct irdma_mock *mock, u8 cmd, struct ib_cq *cq)
+{
+	struct irdma_pci_f *rf = &mock->rf;
+	struct irdma_cqp_request *req;
+	struct cqp_cmds_info *info;
+	int ret;
+
+	req = irdma_alloc_and_get_cqp_request(&rf->cqp, true);
+	KUNIT_ASSERT_NOT_NULL(mock->test, req);
+	info = &req->info;
+	info->cqp_cmd = cmd;
+	info->post_sq = 1;
+	if (cmd == IRDMA_OP_CQ_CREATE) {
+		info->in.u.cq_create.cq = &to_iwcq(cq)->sc_cq;
+		info->in.u.cq_create.check_overflow = true;
+		info->in.u.cq_create.scratch = (uintptr_t)req;
+	} else {
+		info->in.u.cq_destroy.cq = &to_iwcq(cq)->sc_cq;
+		info->in.u.cq_destroy.scratch = (uintptr_t)req;
+	}
+	ret = irdma_handle_cqp_op(rf, req);
+	irdma_put_cqp_request(&rf->cqp, req);
+	return ret;
+}
+
+/*
+ * The hardware refuses a CREATE_CQ of a CQ ID in use, in the CQE, and
+ * keeps the CQ it has; the driver sees a failed command.
+ */
+static void cq_hw_refuses_id_in_use(struct kunit *test)
+{
+	struct irdma_mock *mock = irdma_mock_create(test, NULL);
+	struct ib_cq *cq = irdma_mock_verbs_cq(mock, 16);
+	struct irdma_hw_cq before, after;
+	struct irdma_hw_wqe w;
+
+	model_cq(test, mock, cq, &before);
+	KUNIT_EXPECT_LT(test, cq_cqp_cmd(mock, IRDMA_OP_CQ_CREATE, cq), 0);
+	irdma_mock_last_wqe(mock, IRDMA_HW_OP_CREATE_CQ, &w);
+	KUNIT_EXPECT_TRUE(test, w.error);
+	KUNIT_EXPECT_EQ(test, w.min, IRDMA_HW_MIN_EXISTS);
+	model_cq(test, mock, cq, &after);
+	KUNIT_EXPECT_EQ(test, after.ring_pa, before.ring_pa);
+	KUNIT_EXPECT_EQ(test, mock->resets, 0);
+	ib_destroy_cq(cq);
+}
+
+/*
+ * The hardware refuses a DESTROY_CQ of a CQ it does not have: the second
+ * of two, and then destroy_cq's own, which the verb survives.
+ */
+static void cq_hw_refuses_destroy_twice(struct kunit *test)
+{
+	struct irdma_mock *mock = irdma_mock_create(test, NULL);
+	struct ib_cq *cq = irdma_mock_verbs_cq(mock, 16);
+	struct irdma_hw_cq hw;
+	struct irdma_hw_wqe w;
+	u32 id = cq_id(cq);
+
+	KUNIT_EXPECT_EQ(test, cq_cqp_cmd(mock, IRDMA_OP_CQ_DESTROY, cq), 0);
+	KUNIT_EXPECT_FALSE(test, irdma_hw_model_cq(mock->hw, id, &hw));
+	KUNIT_EXPECT_LT(test, cq_cqp_cmd(mock, IRDMA_OP_CQ_DESTROY, cq), 0);
+	irdma_mock_last_wqe(mock, IRDMA_HW_OP_DESTROY_CQ, &w);
+	KUNIT_EXPECT_TRUE(test, w.error);
+	KUNIT_EXPECT_EQ(test, w.min, IRDMA_HW_MIN_NO_OBJ);
+	ib_destroy_cq(cq);
+	KUNIT_EXPECT_FALSE(test, test_bit(id, mock->rf.allocated_cqs));
+	KUNIT_EXPECT_EQ(test, mock->resets, 0);
+}
+
 static struct kunit_case irdma_verbs_cq_cases[] = {
 	KUNIT_CASE_PARAM(cq_create, create_cqe_gen_params),
 	KUNIT_CASE(cq_destroy_wqe),
@@ -832,6 +903,8 @@ static struct kunit_case irdma_verbs_cq_cases[] = {
 	KUNIT_CASE_PARAM(cq_resize_bad_cqe, bad_resize_gen_params),
 	KUNIT_CASE(cq_resize_cqp_fails),
 	KUNIT_CASE(cq_destroy_unpolled),
+	KUNIT_CASE(cq_hw_refuses_id_in_use),
+	KUNIT_CASE(cq_hw_refuses_destroy_twice),
 	{}
 };
 

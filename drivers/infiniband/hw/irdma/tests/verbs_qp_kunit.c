@@ -894,6 +894,53 @@ static void qp_err_flushes_posted(struct kunit *test)
 	qp_env_done(&env);
 }
 
+/* DESTROY_QP of the driver's own, straight through its CQP */
+static int qp_cqp_destroy(struct irdma_mock *mock, struct ib_qp *qp)
+{
+	struct irdma_pci_f *rf = &mock->rf;
+	struct irdma_cqp_request *req;
+	struct cqp_cmds_info *info;
+	int ret;
+
+	req = irdma_alloc_and_get_cqp_request(&rf->cqp, true);
+	KUNIT_ASSERT_NOT_NULL(mock->test, req);
+	info = &req->info;
+	info->cqp_cmd = IRDMA_OP_QP_DESTROY;
+	info->post_sq = 1;
+	info->in.u.qp_destroy.qp = &to_iwqp(qp)->sc_qp;
+	info->in.u.qp_destroy.scratch = (uintptr_t)req;
+	ret = irdma_handle_cqp_op(rf, req);
+	irdma_put_cqp_request(&rf->cqp, req);
+	return ret;
+}
+
+/*
+ * The hardware refuses a DESTROY_QP of a QP it does not have, in the
+ * CQE: destroy_qp's own after one sent behind the verbs' back, which the
+ * verb survives, its QP ID given back.
+ */
+static void qp_hw_refuses_destroy_twice(struct kunit *test)
+{
+	struct ib_qp_cap cap = { 16, 16, 1, 1, 0 };
+	struct irdma_hw_wqe w;
+	struct qp_env env;
+	struct ib_qp *qp;
+	u32 id;
+
+	qp_env(test, &env);
+	qp = create_qp(&env, IB_QPT_RC, &cap, 0);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, qp);
+	id = qp->qp_num;
+	KUNIT_EXPECT_EQ(test, qp_cqp_destroy(env.mock, qp), 0);
+	KUNIT_EXPECT_EQ(test, ib_destroy_qp(qp), 0);
+	irdma_mock_last_wqe(env.mock, IRDMA_HW_OP_DESTROY_QP, &w);
+	KUNIT_EXPECT_TRUE(test, w.error);
+	KUNIT_EXPECT_EQ(test, w.min, IRDMA_HW_MIN_NO_OBJ);
+	KUNIT_EXPECT_FALSE(test, test_bit(id, env.mock->rf.allocated_qps));
+	KUNIT_EXPECT_EQ(test, env.mock->resets, 0);
+	qp_env_done(&env);
+}
+
 static struct kunit_case irdma_verbs_qp_cases[] = {
 	KUNIT_CASE_PARAM(qp_create, create_gen_params),
 	KUNIT_CASE(qp_create_destroy_wqes),
@@ -913,6 +960,7 @@ static struct kunit_case irdma_verbs_qp_cases[] = {
 	KUNIT_CASE(qp_post_send_flushed),
 	KUNIT_CASE(qp_post_recv_flushed),
 	KUNIT_CASE(qp_err_flushes_posted),
+	KUNIT_CASE(qp_hw_refuses_destroy_twice),
 	{}
 };
 

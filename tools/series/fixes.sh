@@ -1,25 +1,40 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-only
 #
-# The fixes series: one minimal patch per upstream bug in rw.c, against
-# the pristine base (tag base of $LINUX), for rdma-rc and the stable
-# trees.  The patches are kept as mail in tools/series/fixes/, in order;
-# cover-letter.txt there is the cover letter (format.sh).
+# The fixes series: one minimal patch per upstream bug, against the
+# pristine base (tag base of $LINUX), for rdma-rc and the stable trees.
+# There are two: rw.c's, kept as mail in tools/series/fixes/, and
+# irdma's, in tools/series/irdma-fixes/; each in order, with its cover
+# letter as cover-letter.txt there (format.sh).
 #
-#   fixes.sh branch        git am them onto base as branch fixes of $LINUX
-#   fixes.sh format <dir>  write branch fixes as mail with a cover letter
-#   fixes.sh builds        build rw.o and its in-tree users at each patch
-#                          (UML, W=1, the KUnit kernel's configuration)
+#   fixes.sh [irdma] branch        git am them onto base as branch fixes
+#                                  (irdma-fixes) of $LINUX
+#   fixes.sh [irdma] format <dir>  write that branch as mail with a cover
+#                                  letter
+#   fixes.sh [irdma] builds        build at each patch what it touches:
+#                                  rw.o and its in-tree users (UML, W=1,
+#                                  the KUnit kernel's configuration), or
+#                                  the irdma objects (x86_64, W=1, the
+#                                  x86_64 KUnit kernel's configuration)
 #
-# Needs LINUX, BUILD and OBJ_UM in the environment, as the top-level Makefile
-# exports them.
+# Needs LINUX, BUILD and OBJ_UM (OBJ_X86 for irdma) in the environment, as
+# the top-level Makefile exports them.
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
-patches=("$here"/fixes/[0-9]*.patch)
-# Laid out as $LINUX and $OBJ_UM are, for ccache (CCACHE_BASEDIR=$BUILD).
-wt=$BUILD/fixes-tree/linux
-obj=$BUILD/fixes-tree/obj-um
+name=fixes arch=um config=${OBJ_UM:-}
+objs=(drivers/infiniband/core/rw.o drivers/nvme/target/rdma.o
+	drivers/infiniband/ulp/isert/ drivers/infiniband/ulp/srpt/)
+if [ "${1:-}" = irdma ]; then
+	name=irdma-fixes arch=x86_64 config=${OBJ_X86:-}
+	objs=(drivers/infiniband/hw/irdma/)
+	shift
+fi
+patches=("$here/$name"/[0-9]*.patch)
+# Laid out as $LINUX and $OBJ_UM (or $OBJ_X86) are, for ccache
+# (CCACHE_BASEDIR=$BUILD).
+wt=$BUILD/$name-tree/linux
+obj=$BUILD/$name-tree/obj-$arch
 
 # worktree <rev>: a fresh detached worktree of $LINUX at <rev> in $wt,
 # kept for the next run
@@ -36,33 +51,31 @@ branch)
 	git -C "$wt" checkout -q -f --detach base
 	git -C "$wt" -c user.name=fixes -c user.email=fixes@localhost \
 		am -q "${patches[@]}" || { git -C "$wt" am --abort; exit 1; }
-	git -C "$LINUX" branch -f fixes "$(git -C "$wt" rev-parse HEAD)"
-	echo "fixes: ${#patches[@]} patches on base, branch fixes"
+	git -C "$LINUX" branch -f "$name" "$(git -C "$wt" rev-parse HEAD)"
+	echo "$name: ${#patches[@]} patches on base, branch $name"
 	;;
 format)
-	exec "$here/format.sh" "$2" fixes "$here/fixes/cover-letter.txt" \
+	exec "$here/format.sh" "$2" "$name" "$here/$name/cover-letter.txt" \
 		"PATCH rdma-rc"
 	;;
 builds)
 	# One worktree stepped through the patches: each checkout touches
 	# only the files the patch changes, so make rebuilds only those.
-	n=$(git -C "$LINUX" rev-list --count base..fixes)
+	n=$(git -C "$LINUX" rev-list --count "base..$name")
 	[ -d "$wt" ] || worktree base
 	for i in $(seq $((n - 1)) -1 0); do
-		git -C "$wt" checkout -q --detach "fixes~$i"
+		git -C "$wt" checkout -q --detach "$name~$i"
 		mkdir -p "$obj"
 		if [ ! -f "$obj/.config" ]; then
-			cp "$OBJ_UM/.config" "$obj/.config"
+			cp "$config/.config" "$obj/.config"
 		fi
-		echo "fixes: building $(git -C "$wt" log -1 --format=%s)"
-		make -C "$wt" ARCH=um O="$obj" -j"$(nproc)" -s olddefconfig
-		make -C "$wt" ARCH=um O="$obj" -j"$(nproc)" -s W=1 \
-			drivers/infiniband/core/rw.o drivers/nvme/target/rdma.o \
-			drivers/infiniband/ulp/isert/ drivers/infiniband/ulp/srpt/
+		echo "$name: building $(git -C "$wt" log -1 --format=%s)"
+		make -C "$wt" ARCH=$arch O="$obj" -j"$(nproc)" -s olddefconfig
+		make -C "$wt" ARCH=$arch O="$obj" -j"$(nproc)" -s W=1 "${objs[@]}"
 	done
 	;;
 *)
-	echo "usage: $0 branch|format <dir>|builds" >&2
+	echo "usage: $0 [irdma] branch|format <dir>|builds" >&2
 	exit 2
 	;;
 esac

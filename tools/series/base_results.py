@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-only
 """Judge the suites' results on the base tree's rw.c (base-rw.sh).
 
-Usage: base_results.py base|fixed|verbs <failures list> <kernel>=<json>...
+Usage: base_results.py base|fixed|verbs|verbs-fixed <failures list> <kernel>=<json>...
 
 Every test case that ran (a skipped one did not) counts; the benchmark
 suites' cases do not: they measure the base, and a refusal of theirs is
@@ -18,7 +18,14 @@ the fixes applied every case must pass, the listed ones too; prints
 "ours=<json>": a case counts if it ran on both, and one of ours that did
 not run on the base (its kernel went down before it) fails; prints
 "PASS irdma differential: N cases, K fail on the base verbs.c, all K
-listed".
+listed".  "verbs-fixed": the same suites on the base verbs.c with the
+irdma fixes (base-irdma.sh fixed), JSON and "ours" as for "verbs": every
+case the list calls an upstream bug must pass, and every other listed
+case must still fail as it does on the base, since a minimal fix changes
+nothing but its bug and a listed difference that passes means a fix
+reached further or the list is stale; an unlisted case must pass, as it
+does on the base; prints "PASS irdma fixed: N cases, the B upstream bugs
+pass, the D other listed differences still fail".
 Last line: "<passed> <failed>" for check.sh's tally.
 Under each unlisted failure go the first lines the case printed, from
 the kernel log beside its JSON file (the same name, ending .log), so that
@@ -83,7 +90,8 @@ def main():
     mode, known = sys.argv[1], listed(sys.argv[2])
     specs = [s for s in sys.argv[3:] if not s.startswith("ours=")]
     ours = [s for s in sys.argv[3:] if s.startswith("ours=")]
-    check, file, only = {"verbs": ("irdma differential", "verbs.c", "irdma")
+    check, file, only = {"verbs": ("irdma differential", "verbs.c", "irdma"),
+                         "verbs-fixed": ("irdma fixed", "verbs.c", "irdma"),
                          }.get(mode, (f"kunit-{mode}", "rw.c", ""))
     ran, missing = results(specs, only)
     bad = [f"FAIL {check}: no results in {m}" for m in missing]
@@ -106,6 +114,25 @@ def main():
                 for k, n in sorted(known.keys() - failed)]
         summary = (f"{len(ran)} cases, {len(failed)} fail on the base "
                    f"{file}, all {len(known)} listed")
+    elif mode == "verbs-fixed":
+        bugs = {k for k, (bug, _) in known.items()
+                if bug.startswith("upstream bug")}
+        logs = [p.split("=", 1)[1][:-len(".json")] + ".log" for p in specs]
+        for k, n in sorted(failed & bugs):
+            bad.append(f"FAIL {check}: {k} {n}: upstream bug, "
+                       f"{ran[(k, n)]} with the fixes")
+            bad += why(logs, n)
+        for k, n in sorted(failed - known.keys()):
+            bad.append(f"FAIL {check}: {k} {n}: fails, not listed")
+            bad += why(logs, n)
+        bad += [f"FAIL {check}: {k} {n}: listed, not a bug, but passed "
+                f"with the fixes" for k, n in sorted(
+                    (known.keys() - bugs) & (ran.keys() - failed))]
+        bad += [f"FAIL {check}: {k} {n}: listed, did not run"
+                for k, n in sorted(known.keys() - ran.keys())]
+        summary = (f"{len(ran)} cases, the {len(bugs)} upstream bugs pass, "
+                   f"the {len(known) - len(bugs)} other listed differences "
+                   f"still fail")
     else:
         bad += [f"FAIL kunit-fixed: {k} {n}: {ran[(k, n)]}"
                 for k, n in sorted(failed)]

@@ -165,48 +165,66 @@ run_base() {
 	[ "$f" = 0 ]
 }
 
-# The irdma suites against the base tree's verbs.c (base-irdma.sh), judged
-# as run_base judges rw.c's against irdma-base-failures: one line, then
-# one for each case that differs, counted in the tally.
+# The irdma suites against the base tree's verbs.c (base-irdma.sh), side
+# $1 "base" or "fixed" (with the irdma fixes), judged as run_base judges
+# rw.c's against irdma-base-failures: one line, then one for each case
+# that differs, counted in the tally.  Returns non-zero when it failed.
 run_base_irdma() {
-	local d=${BASE_IRDMA:-$BUILD/base-irdma} out p f
+	local side=$1 d=${BASE_IRDMA:-$BUILD/base-irdma} out p f mode=verbs
 
-	"$here/base-irdma.sh" >"$logs/base-irdma.log" 2>&1
-	out=$(python3 "$here/base_results.py" verbs "$here/irdma-base-failures" \
-		"x86_64=$d/base.json" "ours=$OBJ_X86/kunit.json")
+	[ "$side" = base ] || mode=verbs-$side
+	"$here/base-irdma.sh" "$side" >"$logs/base-irdma-$side.log" 2>&1
+	out=$(python3 "$here/base_results.py" "$mode" \
+		"$here/irdma-base-failures" "x86_64=$d/$side.json" \
+		"ours=$OBJ_X86/kunit.json")
 	echo "$out" | sed '$d'
 	read -r p f <<<"$(echo "$out" | tail -n 1)"
 	passed=$((passed + p))
 	failed=$((failed + f))
+	[ "$f" = 0 ]
 }
 
-# The fixes series (fixes.sh): it applies to the pristine base, each
-# patch builds and passes checkpatch, and the suites pass on the base
-# rw.c with it.
+# A fixes series (fixes.sh), $1 "rw" (tools/series/fixes/) or "irdma"
+# (tools/series/irdma-fixes/): it applies to the pristine base, each
+# patch builds and passes checkpatch, b4 reads it back, and the suites
+# pass on the base rw.c, or the base verbs.c, with it: every case listed
+# as an upstream bug in base-failures, or irdma-base-failures.
 check_fixes() {
-	local n=0 ok=1 p listed
+	local n=0 ok=1 p listed sel=() name=fixes what=fixes fix=fix
+	local arch="UML, W=1"
 
-	check "fixes: git am onto the pristine base" "$here/fixes.sh" branch ||
-		{ echo "FAIL fixes: no branch to test"; failed=$((failed + 1)); return; }
-	check "fixes: every patch builds (UML, W=1)" "$here/fixes.sh" builds ||
-		ok=0
-	"$here/fixes.sh" format "$BUILD/fixes" >/dev/null
-	for p in "$BUILD"/fixes/[0-9]*.patch; do
+	if [ "$1" = irdma ]; then
+		sel=(irdma) name=irdma-fixes what="irdma fixes" fix="irdma fix"
+		arch="x86_64, W=1"
+	fi
+	check "$what: git am onto the pristine base" \
+		"$here/fixes.sh" "${sel[@]}" branch ||
+		{ echo "FAIL $what: no branch to test"; failed=$((failed + 1)); return; }
+	check "$what: every patch builds ($arch)" \
+		"$here/fixes.sh" "${sel[@]}" builds || ok=0
+	"$here/fixes.sh" "${sel[@]}" format "$BUILD/$name" >/dev/null
+	for p in "$BUILD/$name"/[0-9]*.patch; do
 		case $p in */0000-*) continue ;; esac
 		n=$((n + 1))
-		check "checkpatch --strict: fix $n ($(basename "$p"))" \
-			check_checkpatch "$p" fixes || ok=0
+		check "checkpatch --strict: $fix $n ($(basename "$p"))" \
+			check_checkpatch "$p" "$name" || ok=0
 	done
-	check "b4: the fixes as b4 reads them, and b4 am onto the base" \
-		b4_roundtrip "$BUILD/fixes" fixes "$here/fixes/cover-letter.txt" ||
-		ok=0
-	run_base fixed || ok=0
-	listed=$(awk '!/^#/ && NF' "$here/base-failures" | wc -l)
+	check "b4: the $what as b4 reads them, and b4 am onto the base" \
+		b4_roundtrip "$BUILD/$name" "$name" \
+		"$here/$name/cover-letter.txt" || ok=0
+	if [ "$1" = irdma ]; then
+		run_base_irdma fixed || ok=0
+		listed=$(awk -F'\t' '!/^#/ && $3 ~ /^upstream bug/' \
+			"$here/irdma-base-failures" | wc -l)
+	else
+		run_base fixed || ok=0
+		listed=$(awk '!/^#/ && NF' "$here/base-failures" | wc -l)
+	fi
 	if [ $ok = 1 ]; then
-		echo "PASS fixes: $n patches apply, build, and turn $listed base failures into passes"
+		echo "PASS $what: $n patches apply, build, and turn $listed base failures into passes"
 		passed=$((passed + 1))
 	else
-		echo "FAIL fixes: $n patches, see the lines above"
+		echo "FAIL $what: $n patches, see the lines above"
 		failed=$((failed + 1))
 	fi
 }
@@ -351,8 +369,9 @@ check "kcsan: x86_64 KUnit kernel on two vCPUs, KCSAN, no data race" \
 check "kcsan: ib_core_rw_race again, KCSAN watching ten times as often, every case passes, no data race" \
 	race_kcsan
 run_base base
-check_fixes
-run_base_irdma
+check_fixes rw
+run_base_irdma base
+check_fixes irdma
 check "bench: ib_core_rw_bench printed figures for every case" \
 	python3 "$here/bench_table.py" --check "$OBJ_UM/test.log"
 run_e2e

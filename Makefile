@@ -23,7 +23,7 @@ export PATH := /usr/lib/ccache:/usr/bin:$(PATH)
 export BUILD LINUX OBJ_UM OBJ_X86 SERIES
 
 .PHONY: all setup base apply config build check e2e bench mutate series fixes \
-	clean
+	irdma-fixes clean
 
 all: build
 
@@ -76,6 +76,12 @@ series: apply
 fixes: base
 	@tools/series/fixes.sh branch
 	@tools/series/fixes.sh format $(BUILD)/fixes
+
+# The upstream bugs of irdma's verbs.c, the same way
+# (tools/series/irdma-fixes/).
+irdma-fixes: base
+	@tools/series/fixes.sh irdma branch
+	@tools/series/fixes.sh irdma format $(BUILD)/irdma-fixes
 
 clean:
 	rm -rf $(BUILD)

@@ -22,11 +22,11 @@
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
-name=fixes arch=um config=${OBJ_UM:-}
+name=fixes arch=um config=${OBJ_UM:-} objdir=obj-um
 objs=(drivers/infiniband/core/rw.o drivers/nvme/target/rdma.o
 	drivers/infiniband/ulp/isert/ drivers/infiniband/ulp/srpt/)
 if [ "${1:-}" = irdma ]; then
-	name=irdma-fixes arch=x86_64 config=${OBJ_X86:-}
+	name=irdma-fixes arch=x86_64 config=${OBJ_X86:-} objdir=obj-x86
 	objs=(drivers/infiniband/hw/irdma/)
 	shift
 fi
@@ -34,7 +34,7 @@ patches=("$here/$name"/[0-9]*.patch)
 # Laid out as $LINUX and $OBJ_UM (or $OBJ_X86) are, for ccache
 # (CCACHE_BASEDIR=$BUILD).
 wt=$BUILD/$name-tree/linux
-obj=$BUILD/$name-tree/obj-$arch
+obj=$BUILD/$name-tree/$objdir
 
 # worktree <rev>: a fresh detached worktree of $LINUX at <rev> in $wt,
 # kept for the next run

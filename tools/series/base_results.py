@@ -117,6 +117,7 @@ def main():
     elif mode == "verbs-fixed":
         bugs = {k for k, (bug, _) in known.items()
                 if bug.startswith("upstream bug")}
+        others = known.keys() - bugs
         logs = [p.split("=", 1)[1][:-len(".json")] + ".log" for p in specs]
         for k, n in sorted(failed & bugs):
             bad.append(f"FAIL {check}: {k} {n}: upstream bug, "
@@ -126,13 +127,19 @@ def main():
             bad.append(f"FAIL {check}: {k} {n}: fails, not listed")
             bad += why(logs, n)
         bad += [f"FAIL {check}: {k} {n}: listed, not a bug, but passed "
-                f"with the fixes" for k, n in sorted(
-                    (known.keys() - bugs) & (ran.keys() - failed))]
+                f"with the fixes"
+                for k, n in sorted(others & (ran.keys() - failed))]
         bad += [f"FAIL {check}: {k} {n}: listed, did not run"
                 for k, n in sorted(known.keys() - ran.keys())]
-        summary = (f"{len(ran)} cases, the {len(bugs)} upstream bugs pass, "
-                   f"the {len(known) - len(bugs)} other listed differences "
-                   f"still fail")
+        if bad:
+            summary = (f"{len(ran)} cases, "
+                       f"{len(bugs & (ran.keys() - failed))} of {len(bugs)} "
+                       f"upstream bugs pass, {len(others & failed)} of "
+                       f"{len(others)} other listed differences still fail")
+        else:
+            summary = (f"{len(ran)} cases, the {len(bugs)} upstream bugs "
+                       f"pass, the {len(others)} other listed differences "
+                       f"still fail")
     else:
         bad += [f"FAIL kunit-fixed: {k} {n}: {ran[(k, n)]}"
                 for k, n in sorted(failed)]

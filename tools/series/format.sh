@@ -7,8 +7,9 @@
 #
 # The branch of $LINUX (the base repository) defaults to series, the
 # rewrite for rdma-next, with cover-letter.txt; fixes.sh passes branch
-# fixes, its cover letter and the rdma-rc prefix.  A cover letter file
-# is a header block, a blank line and the text.  Its headers are the
+# fixes (or irdma-fixes), its cover letter and the rdma-rc prefix.  A
+# cover letter file is a header block, a blank line and the text.  Its
+# headers are the
 # Subject:, the Revision: (the N of "vN" in every subject, 1 for a
 # first posting) and the Change-Id: that b4 tracks the series by across
 # revisions; the mails carry both where b4 looks for them.

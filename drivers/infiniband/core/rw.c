@@ -756,9 +756,9 @@ static int rdma_rw_bvec_count(const struct bio_vec *bvecs, u32 nr_bvec,
  * the DMA layer does the same work per piece either way, and no list is
  * built.
  */
-static bool rdma_rw_bvec_wants_sgl(struct ib_qp *qp, u32 port_num,
-				   enum dma_data_direction dir, u32 nr_pieces,
-				   bool p2pdma)
+static __always_inline bool
+rdma_rw_bvec_wants_sgl(struct ib_qp *qp, u32 port_num,
+		       enum dma_data_direction dir, u32 nr_pieces, bool p2pdma)
 {
 	struct ib_device *dev = qp->device;
 
@@ -795,6 +795,42 @@ static bool rdma_rw_bvec_one_piece(struct ib_device *dev,
 	return true;
 }
 
+/*
+ * The common small I/O: at most RDMA_RW_INLINE_SGES pieces, each within a
+ * page unless the device has no DMA limits (any device takes a page as one
+ * segment), none of them P2PDMA, so each is the rest of its segment and
+ * none is cut at the DMA limits.  Returns how many, or 0 for any other
+ * I/O, a bad @iter included, which the general path then takes or
+ * refuses.  It stops at the piece that makes the I/O not small.
+ */
+static __always_inline u32
+rdma_rw_bvec_few_pieces(struct ib_device *dev, const struct bio_vec *bvecs,
+			u32 nr_bvec, const struct bvec_iter *iter)
+{
+	u32 idx = iter->bi_idx, done = iter->bi_bvec_done;
+	u32 size = iter->bi_size, n = 0, len;
+	const struct bio_vec *bv;
+
+	for (; size; idx++, done = 0) {
+		if (idx >= nr_bvec)
+			return 0;
+		bv = &bvecs[idx];
+		if (done > bv->bv_len)
+			return 0;
+		len = min(size, bv->bv_len - done);
+		if (!len)
+			continue;
+		if (n == RDMA_RW_INLINE_SGES ||
+		    (!ib_uses_virt_dma(dev) &&
+		     offset_in_page(bv->bv_offset + done) + len > PAGE_SIZE) ||
+		    is_pci_p2pdma_page(bv->bv_page))
+			return 0;
+		n++;
+		size -= len;
+	}
+	return n;
+}
+
 /* Map @piece into @sge; false when the DMA mapping fails. */
 static __always_inline bool rdma_rw_map_piece(struct ib_qp *qp,
 					      const struct bio_vec *piece,
@@ -829,6 +865,38 @@ rdma_rw_unmap_sges(struct ib_device *dev, struct ib_sge *sges, u32 nr_sge,
 
 	for (i = 0; i < nr_sge; i++)
 		ib_dma_unmap_page(dev, sges[i].addr, sges[i].length, dir);
+}
+
+/*
+ * Map each of the @nr pieces rdma_rw_bvec_few_pieces() counted in @iter on
+ * its own into the context's SGEs.
+ */
+static __always_inline int
+rdma_rw_init_bvec_inline(struct rdma_rw_ctx *ctx, struct ib_qp *qp,
+			 const struct bio_vec *bvecs,
+			 const struct bvec_iter *iter, u32 nr, u64 remote_addr,
+			 u32 rkey, enum dma_data_direction dir)
+{
+	const struct bio_vec *bv = &bvecs[iter->bi_idx];
+	u32 done = iter->bi_bvec_done, size = iter->bi_size;
+	struct bio_vec piece;
+	u32 i = 0, off, len;
+
+	for (; i < nr; bv++, done = 0) {
+		len = min(size, bv->bv_len - done);
+		if (!len)
+			continue;
+		off = bv->bv_offset + done;
+		bvec_set_page(&piece, nth_page(bv->bv_page, off / PAGE_SIZE),
+			      len, offset_in_page(off));
+		if (!rdma_rw_map_piece(qp, &piece, &ctx->sge[i], dir)) {
+			rdma_rw_unmap_sges(qp->device, ctx->sge, i, dir);
+			return -ENOMEM;
+		}
+		i++;
+		size -= len;
+	}
+	return rdma_rw_init_inline_wr(ctx, nr, remote_addr, rkey, dir);
 }
 
 /* The pieces of a bio_vec walk, each mapped on its own, as SGEs. */
@@ -1025,9 +1093,32 @@ out_free:
 }
 
 /*
- * Everything but the one-piece I/O: count the pieces, then map them as a
- * scatterlist or one by one.  Out of line, so that the one-piece I/O
- * does not set up the walk's stack frame.
+ * The pieces of a small I/O (see rdma_rw_bvec_few_pieces()) that go each
+ * into an SGE of the context, or 0 when the I/O is not small or takes a
+ * scatterlist: MRs, a device behind an IOMMU, more SGEs than a work
+ * request carries.  MRs that are required are known before the walk.
+ */
+static u32 rdma_rw_bvec_nr_inline(struct ib_qp *qp, u32 port_num,
+				  const struct bio_vec *bvecs, u32 nr_bvec,
+				  const struct bvec_iter *iter,
+				  enum dma_data_direction dir)
+{
+	u32 nr;
+
+	if (rdma_rw_mr_required(qp->device, port_num, dir))
+		return 0;
+	nr = rdma_rw_bvec_few_pieces(qp->device, bvecs, nr_bvec, iter);
+	if (!nr || !rdma_rw_fits_inline(qp, nr, dir) ||
+	    rdma_rw_bvec_wants_sgl(qp, port_num, dir, nr, false))
+		return 0;
+	return nr;
+}
+
+/*
+ * Everything but the one-piece I/O: a few pieces that fit in the context
+ * straight, else count the pieces, then map them as a scatterlist or one
+ * by one.  Out of line, so that the one-piece I/O does not set up the
+ * walk's stack frame.
  */
 static noinline int
 rdma_rw_init_bvec_pieces(struct rdma_rw_ctx *ctx, struct ib_qp *qp,
@@ -1039,6 +1130,12 @@ rdma_rw_init_bvec_pieces(struct rdma_rw_ctx *ctx, struct ib_qp *qp,
 	u32 nr_pieces;
 	bool p2pdma;
 	int ret;
+
+	nr_pieces = rdma_rw_bvec_nr_inline(qp, port_num, bvecs, nr_bvec, iter,
+					   dir);
+	if (nr_pieces)
+		return rdma_rw_init_bvec_inline(ctx, qp, bvecs, iter, nr_pieces,
+						remote_addr, rkey, dir);
 
 	rdma_rw_get_dma_limits(qp->device, &lim);
 	ret = rdma_rw_bvec_count(bvecs, nr_bvec, *iter, &lim, &nr_pieces,
@@ -1068,10 +1165,11 @@ rdma_rw_init_bvec_pieces(struct rdma_rw_ctx *ctx, struct ib_qp *qp,
  *
  * The bio_vec counterpart of rdma_rw_ctx_init() for ULPs whose data already
  * lives in bio_vecs.  The segments are cut where the device's DMA limits
- * (maximum segment size, segment boundary, longest mapping) require.  One
- * piece is DMA-mapped on its own; more than one, or a P2PDMA page, are
- * mapped as one scatterlist built for the I/O, which is then carried out
- * like rdma_rw_ctx_init()'s, MRs included.
+ * (maximum segment size, segment boundary, longest mapping) require.  Each
+ * piece is DMA-mapped on its own into an SGE, unless the I/O takes MRs, has
+ * a P2PDMA page, or goes through an IOMMU that may merge its pieces: then
+ * they are mapped as one scatterlist built for the I/O, which is then
+ * carried out like rdma_rw_ctx_init()'s, MRs included.
  *
  * Return: the number of send queue WQEs the transfer uses, or a negative
  * errno: -EINVAL when @nr_bvec or @iter is empty, when @iter reaches past

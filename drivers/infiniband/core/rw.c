@@ -357,8 +357,9 @@ static void rdma_rw_sg_to_sge(struct ib_qp *qp, struct scatterlist *sg,
 }
 
 /* sg_next() is a call: none past the last entry. */
-static void rdma_rw_sg_to_sges(struct ib_qp *qp, struct scatterlist *sg,
-			       u32 nents, u32 offset, struct ib_sge *sges)
+static __always_inline void
+rdma_rw_sg_to_sges(struct ib_qp *qp, struct scatterlist *sg, u32 nents,
+		   u32 offset, struct ib_sge *sges)
 {
 	u32 i;
 

@@ -770,6 +770,142 @@ u32 irdma_mock_cqp_avail(struct irdma_mock *mock)
 	return n;
 }
 
+/* Where the function keeps the IDs and objects of @type, and how many */
+static void irdma_mock_id_space(struct irdma_mock *mock,
+				enum rdma_restrack_type type,
+				unsigned long **ids, void ***table, u32 *max,
+				u8 *create_op)
+{
+	struct irdma_pci_f *rf = &mock->rf;
+
+	if (type == RDMA_RESTRACK_CQ) {
+		*ids = rf->allocated_cqs;
+		*table = (void **)rf->cq_table;
+		*max = rf->max_cq;
+		*create_op = IRDMA_HW_OP_CREATE_CQ;
+	} else {
+		KUNIT_ASSERT_EQ(mock->test, type, RDMA_RESTRACK_QP);
+		*ids = rf->allocated_qps;
+		*table = (void **)rf->qp_table;
+		*max = rf->max_qp;
+		*create_op = IRDMA_HW_OP_CREATE_QP;
+	}
+}
+
+/**
+ * irdma_mock_save_ids - take what a failing verb must give back
+ * @mock: the mock device
+ * @type: RDMA_RESTRACK_CQ or RDMA_RESTRACK_QP
+ * @s: where to keep it; its copies go with the test
+ */
+void irdma_mock_save_ids(struct irdma_mock *mock,
+			 enum rdma_restrack_type type,
+			 struct irdma_mock_ids *s)
+{
+	struct kunit *test = mock->test;
+	unsigned long *ids;
+	void **table;
+	u8 op;
+
+	irdma_mock_id_space(mock, type, &ids, &table, &s->max, &op);
+	s->type = type;
+	s->ids = kunit_kcalloc(test, BITS_TO_LONGS(s->max), sizeof(long),
+			       GFP_KERNEL);
+	s->table = kunit_kcalloc(test, s->max, sizeof(*s->table), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, s->ids);
+	KUNIT_ASSERT_NOT_NULL(test, s->table);
+	bitmap_copy(s->ids, ids, s->max);
+	memcpy(s->table, table, s->max * sizeof(*s->table));
+	s->cqp_avail = irdma_mock_cqp_avail(mock);
+	s->creates = irdma_hw_model_op_count(mock->hw, op);
+	s->tracked = rdma_restrack_count(&mock->iwdev->ibdev, type, false);
+}
+
+/**
+ * irdma_mock_expect_ids - expect the IDs as irdma_mock_save_ids() took them
+ * @mock: the mock device
+ * @was: what it took
+ *
+ * The ID bitmap and the table of objects by ID exactly as they were (no
+ * ID leaked or freed, no entry left behind for the event handlers to
+ * find), every CQP request back, as many objects tracked; for CQs, the
+ * CCQ's CQ 0 still taken.
+ */
+void irdma_mock_expect_ids(struct irdma_mock *mock,
+			   const struct irdma_mock_ids *was)
+{
+	struct kunit *test = mock->test;
+	unsigned long *ids;
+	void **table;
+	u32 max, i;
+	u8 op;
+
+	irdma_mock_id_space(mock, was->type, &ids, &table, &max, &op);
+	KUNIT_ASSERT_EQ(test, max, was->max);
+	KUNIT_EXPECT_TRUE_MSG(test, bitmap_equal(ids, was->ids, max),
+			      "%s IDs changed: %*pbl, were %*pbl",
+			      was->type == RDMA_RESTRACK_CQ ? "CQ" : "QP",
+			      max, ids, max, was->ids);
+	for (i = 0; i < max; i++)
+		KUNIT_EXPECT_PTR_EQ_MSG(test, table[i], was->table[i],
+					"%s table entry %u",
+					was->type == RDMA_RESTRACK_CQ ?
+					"CQ" : "QP", i);
+	if (was->type == RDMA_RESTRACK_CQ)
+		KUNIT_EXPECT_TRUE(test, test_bit(0, ids));
+	KUNIT_EXPECT_EQ(test, irdma_mock_cqp_avail(mock), was->cqp_avail);
+	KUNIT_EXPECT_EQ(test, rdma_restrack_count(&mock->iwdev->ibdev,
+						  was->type, false),
+			was->tracked);
+}
+
+/**
+ * irdma_mock_cqp_cmd - a CQ or QP command of the driver's own, behind the
+ *	verbs' back
+ * @mock: the mock device
+ * @cmd: IRDMA_OP_CQ_CREATE, IRDMA_OP_CQ_DESTROY or IRDMA_OP_QP_DESTROY
+ * @obj: the &struct ib_cq, or the &struct ib_qp, it names
+ *
+ * Sends the command straight through the driver's CQP, waiting for its
+ * completion, as the driver's lower layers would.
+ *
+ * Return: what irdma_handle_cqp_op() returns.
+ */
+int irdma_mock_cqp_cmd(struct irdma_mock *mock, u8 cmd, void *obj)
+{
+	struct irdma_pci_f *rf = &mock->rf;
+	struct irdma_cqp_request *req;
+	struct cqp_cmds_info *info;
+	int ret;
+
+	req = irdma_alloc_and_get_cqp_request(&rf->cqp, true);
+	KUNIT_ASSERT_NOT_NULL(mock->test, req);
+	info = &req->info;
+	info->cqp_cmd = cmd;
+	info->post_sq = 1;
+	switch (cmd) {
+	case IRDMA_OP_CQ_CREATE:
+		info->in.u.cq_create.cq = &to_iwcq(obj)->sc_cq;
+		info->in.u.cq_create.check_overflow = true;
+		info->in.u.cq_create.scratch = (uintptr_t)req;
+		break;
+	case IRDMA_OP_CQ_DESTROY:
+		info->in.u.cq_destroy.cq = &to_iwcq(obj)->sc_cq;
+		info->in.u.cq_destroy.scratch = (uintptr_t)req;
+		break;
+	case IRDMA_OP_QP_DESTROY:
+		info->in.u.qp_destroy.qp = &to_iwqp(obj)->sc_qp;
+		info->in.u.qp_destroy.scratch = (uintptr_t)req;
+		break;
+	default:
+		irdma_put_cqp_request(&rf->cqp, req);
+		KUNIT_FAIL_AND_ABORT(mock->test, "CQP command %u", cmd);
+	}
+	ret = irdma_handle_cqp_op(rf, req);
+	irdma_put_cqp_request(&rf->cqp, req);
+	return ret;
+}
+
 /**
  * irdma_mock_last_wqe - the last CQP WQE the model took
  * @mock: the mock device

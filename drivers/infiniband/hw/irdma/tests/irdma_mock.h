@@ -147,6 +147,30 @@ struct irdma_mock_wqe {
 	u64 fr_pbl_addr;
 };
 
+/**
+ * struct irdma_mock_ids - a kind of object's IDs as they were
+ * @type: RDMA_RESTRACK_CQ or RDMA_RESTRACK_QP: which IDs
+ * @max: how many IDs the function has of them
+ * @ids: the ID bitmap (allocated_cqs or allocated_qps), copied
+ * @table: the objects the event handlers find by ID (cq_table or
+ *	qp_table), copied
+ * @cqp_avail: free CQP requests
+ * @creates: CREATE_CQ or CREATE_QP WQEs the model took
+ * @tracked: such objects the RDMA core tracks on the device
+ *
+ * What a verb that fails must give back: irdma_mock_save_ids() takes it
+ * before, irdma_mock_expect_ids() compares after.
+ */
+struct irdma_mock_ids {
+	enum rdma_restrack_type type;
+	u32 max;
+	unsigned long *ids;
+	void **table;
+	u32 cqp_avail;
+	u32 creates;
+	int tracked;
+};
+
 struct irdma_mock *irdma_mock_create(struct kunit *test,
 				     const struct irdma_mock_params *params);
 struct irdma_mock *irdma_mock_from_rf(struct irdma_pci_f *rf);
@@ -160,6 +184,14 @@ struct ib_pd *irdma_mock_alloc_pd(struct irdma_mock *mock);
 struct ib_cq *irdma_mock_verbs_cq(struct irdma_mock *mock, int cqe);
 struct ib_qp *irdma_mock_verbs_qp(struct irdma_mock *mock, struct ib_pd *pd,
 				  struct ib_cq *cq, const struct ib_qp_cap *cap);
+
+void irdma_mock_save_ids(struct irdma_mock *mock,
+			 enum rdma_restrack_type type,
+			 struct irdma_mock_ids *s);
+void irdma_mock_expect_ids(struct irdma_mock *mock,
+			   const struct irdma_mock_ids *was);
+
+int irdma_mock_cqp_cmd(struct irdma_mock *mock, u8 cmd, void *obj);
 
 u64 *irdma_mock_pble(struct irdma_mock *mock, u32 idx);
 u64 irdma_mock_mr_page(struct irdma_mock *mock, struct ib_mr *mr, u32 i);

@@ -72,44 +72,6 @@ static struct ib_qp *create_qp(struct qp_env *env, enum ib_qp_type type,
 	return qp;
 }
 
-/* What a failing verb must give back */
-struct qp_state {
-	unsigned long *ids;
-	u32 cqp_avail;
-	u32 creates;
-	int qps;
-};
-
-static void qp_state(struct irdma_mock *mock, struct qp_state *s)
-{
-	struct irdma_pci_f *rf = &mock->rf;
-
-	s->ids = kunit_kcalloc(mock->test, BITS_TO_LONGS(rf->max_qp),
-			       sizeof(long), GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(mock->test, s->ids);
-	bitmap_copy(s->ids, rf->allocated_qps, rf->max_qp);
-	s->cqp_avail = irdma_mock_cqp_avail(mock);
-	s->creates = irdma_hw_model_op_count(mock->hw, IRDMA_HW_OP_CREATE_QP);
-	s->qps = rdma_restrack_count(&mock->iwdev->ibdev, RDMA_RESTRACK_QP,
-				     false);
-}
-
-static void expect_qp_state(struct kunit *test, struct irdma_mock *mock,
-			    const struct qp_state *was)
-{
-	struct irdma_pci_f *rf = &mock->rf;
-
-	KUNIT_EXPECT_TRUE_MSG(test, bitmap_equal(rf->allocated_qps, was->ids,
-						 rf->max_qp),
-			      "QP IDs changed: %*pbl, were %*pbl",
-			      rf->max_qp, rf->allocated_qps, rf->max_qp,
-			      was->ids);
-	KUNIT_EXPECT_EQ(test, irdma_mock_cqp_avail(mock), was->cqp_avail);
-	KUNIT_EXPECT_EQ(test, rdma_restrack_count(&mock->iwdev->ibdev,
-						  RDMA_RESTRACK_QP, false),
-			was->qps);
-}
-
 static void model_qp(struct kunit *test, struct irdma_mock *mock,
 		     struct ib_qp *qp, struct irdma_hw_qp *hw)
 {
@@ -138,12 +100,7 @@ static const struct create_case create_cases[] = {
 	{ "16/16, 64 inline", { 16, 16, 1, 1, 64 } },
 };
 
-static void create_desc(const struct create_case *c, char *desc)
-{
-	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
-}
-
-KUNIT_ARRAY_PARAM(create, create_cases, create_desc);
+KUNIT_ARRAY_PARAM_DESC(create, create_cases, name);
 
 /*
  * An RC QP exists in the hardware as an iWARP QP, IDLE, its host context
@@ -158,12 +115,12 @@ static void qp_create(struct kunit *test)
 	struct ib_qp_cap cap = c->cap;
 	struct qp_env env;
 	struct irdma_hw_qp hw;
-	struct qp_state was;
+	struct irdma_mock_ids was;
 	struct ib_qp *qp;
 	u32 id;
 
 	qp_env(test, &env);
-	qp_state(env.mock, &was);
+	irdma_mock_save_ids(env.mock, RDMA_RESTRACK_QP, &was);
 	qp = create_qp(&env, IB_QPT_RC, &cap, 0);
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, qp);
 	id = qp->qp_num;
@@ -190,7 +147,7 @@ static void qp_create(struct kunit *test)
 
 	KUNIT_EXPECT_EQ(test, ib_destroy_qp(qp), 0);
 	KUNIT_EXPECT_FALSE(test, irdma_hw_model_qp(env.mock->hw, id, &hw));
-	expect_qp_state(test, env.mock, &was);
+	irdma_mock_expect_ids(env.mock, &was);
 	qp_env_done(&env);
 }
 
@@ -291,12 +248,7 @@ static const struct bad_case bad_cases[] = {
 	  IB_QP_CREATE_BLOCK_MULTICAST_LOOPBACK },
 };
 
-static void bad_desc(const struct bad_case *c, char *desc)
-{
-	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
-}
-
-KUNIT_ARRAY_PARAM(bad, bad_cases, bad_desc);
+KUNIT_ARRAY_PARAM_DESC(bad, bad_cases, name);
 
 /*
  * A QP the device cannot make gets an errno before the hardware hears of
@@ -307,11 +259,11 @@ static void qp_create_bad(struct kunit *test)
 	const struct bad_case *c = test->param_value;
 	struct ib_qp_cap cap = c->cap;
 	struct qp_env env;
-	struct qp_state was;
+	struct irdma_mock_ids was;
 	struct ib_qp *qp;
 
 	qp_env(test, &env);
-	qp_state(env.mock, &was);
+	irdma_mock_save_ids(env.mock, RDMA_RESTRACK_QP, &was);
 	qp = create_qp(&env, c->type, &cap, c->flags);
 	KUNIT_EXPECT_TRUE(test, IS_ERR(qp));
 	if (!IS_ERR(qp))
@@ -319,7 +271,7 @@ static void qp_create_bad(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, irdma_hw_model_op_count(env.mock->hw,
 						      IRDMA_HW_OP_CREATE_QP),
 			was.creates);
-	expect_qp_state(test, env.mock, &was);
+	irdma_mock_expect_ids(env.mock, &was);
 	qp_env_done(&env);
 }
 
@@ -329,19 +281,19 @@ static void qp_create_cqp_fails(struct kunit *test)
 	struct ib_qp_cap cap = { 16, 16, 1, 1, 0 };
 	struct irdma_hw_qp hw;
 	struct qp_env env;
-	struct qp_state was;
+	struct irdma_mock_ids was;
 	struct ib_qp *qp;
 	u32 i;
 
 	qp_env(test, &env);
-	qp_state(env.mock, &was);
+	irdma_mock_save_ids(env.mock, RDMA_RESTRACK_QP, &was);
 	irdma_hw_model_fail_next(env.mock->hw, IRDMA_HW_OP_CREATE_QP,
 				 QP_TEST_MAJ, QP_TEST_MIN);
 	qp = create_qp(&env, IB_QPT_RC, &cap, 0);
 	KUNIT_EXPECT_TRUE(test, IS_ERR(qp));
 	if (!IS_ERR(qp))
 		ib_destroy_qp(qp);
-	expect_qp_state(test, env.mock, &was);
+	irdma_mock_expect_ids(env.mock, &was);
 	for (i = 0; i < env.mock->rf.max_qp; i++)
 		KUNIT_EXPECT_FALSE(test, irdma_hw_model_qp(env.mock->hw, i, &hw));
 	KUNIT_EXPECT_EQ(test, env.mock->resets, 0);
@@ -355,7 +307,7 @@ static void qp_create_cqp_fails(struct kunit *test)
 static void qp_create_ids_exhausted(struct kunit *test)
 {
 	struct ib_qp_cap cap = { 4, 4, 1, 1, 0 };
-	struct qp_state was, full;
+	struct irdma_mock_ids was, full;
 	struct irdma_hw_qp hw;
 	struct ib_qp **qps;
 	struct qp_env env;
@@ -364,7 +316,7 @@ static void qp_create_ids_exhausted(struct kunit *test)
 
 	qp_env(test, &env);
 	max = env.mock->rf.max_qp;
-	qp_state(env.mock, &was);
+	irdma_mock_save_ids(env.mock, RDMA_RESTRACK_QP, &was);
 	qps = kunit_kcalloc(test, max, sizeof(*qps), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, qps);
 	for (;;) {
@@ -378,13 +330,13 @@ static void qp_create_ids_exhausted(struct kunit *test)
 	for (i = 0; i < n; i++)
 		KUNIT_EXPECT_TRUE(test, irdma_hw_model_qp(env.mock->hw,
 							  qps[i]->qp_num, &hw));
-	qp_state(env.mock, &full);
+	irdma_mock_save_ids(env.mock, RDMA_RESTRACK_QP, &full);
 	qp = create_qp(&env, IB_QPT_RC, &cap, 0);
 	KUNIT_EXPECT_TRUE(test, IS_ERR(qp));
-	expect_qp_state(test, env.mock, &full);
+	irdma_mock_expect_ids(env.mock, &full);
 	for (i = 0; i < n; i++)
 		KUNIT_EXPECT_EQ(test, ib_destroy_qp(qps[i]), 0);
-	expect_qp_state(test, env.mock, &was);
+	irdma_mock_expect_ids(env.mock, &was);
 	qp_env_done(&env);
 }
 
@@ -436,12 +388,7 @@ static const struct walk_case walk_cases[] = {
 		{ IB_QPS_INIT, -EINVAL, IRDMA_HW_QPS_ERROR } }, 3 },
 };
 
-static void walk_desc(const struct walk_case *c, char *desc)
-{
-	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
-}
-
-KUNIT_ARRAY_PARAM(walk, walk_cases, walk_desc);
+KUNIT_ARRAY_PARAM_DESC(walk, walk_cases, name);
 
 /*
  * Each step's answer, the state the hardware was moved to by the last
@@ -816,102 +763,85 @@ static struct ib_qp *err_qp(struct kunit *test, struct qp_env *env)
 	return qp;
 }
 
-/*
- * post_send on a QP in ERR: accepted, and each WR completes with a flush
- * error, since the hardware reads nothing of a flushed SQ.
- */
-static void qp_post_send_flushed(struct kunit *test)
-{
-	struct ib_sge sge;
-	struct ib_send_wr wr[3];
-	const struct ib_send_wr *bad = NULL;
-	struct qp_env env;
-	struct ib_qp *qp;
-	int i;
+struct flush_case {
+	const char *name;
+	bool send;		/* SENDs, else receives */
+	bool before_err;	/* posted before the move to ERR */
+	u32 n;
+	u64 wr_id;		/* the first one's */
+	bool chained;		/* in one list, else one call each */
+};
 
-	qp_env(test, &env);
-	qp = err_qp(test, &env);
-	fill_sges(&sge, 1, 0x700, 0);
-	for (i = 0; i < ARRAY_SIZE(wr); i++)
-		wr[i] = (struct ib_send_wr){
-			.wr_id = 50 + i, .sg_list = &sge, .num_sge = 1,
+static const struct flush_case flush_cases[] = {
+	{ "SENDs on a QP in ERR", true, false, 3, 50, true },
+	{ "receives on a QP in ERR", false, false, 4, 80, false },
+	{ "receives posted before ERR", false, true, 5, 90, false },
+};
+
+KUNIT_ARRAY_PARAM_DESC(flush, flush_cases, name);
+
+/* Post @c's work requests, one list or one call each */
+static void flush_post(struct kunit *test, struct ib_qp *qp,
+		       const struct flush_case *c)
+{
+	struct ib_send_wr swr[8];
+	struct ib_recv_wr rwr[8];
+	const struct ib_send_wr *sbad = NULL;
+	const struct ib_recv_wr *rbad = NULL;
+	struct ib_sge sge;
+	u32 i, per_call = c->chained ? c->n : 1;
+
+	KUNIT_ASSERT_LE(test, c->n, ARRAY_SIZE(swr));
+	fill_sges(&sge, 1, 0x700 + (u32)c->wr_id, 0);
+	for (i = 0; i < c->n; i++) {
+		bool last = (i + 1) % per_call == 0;
+
+		swr[i] = (struct ib_send_wr){
+			.wr_id = c->wr_id + i, .sg_list = &sge, .num_sge = 1,
 			.opcode = IB_WR_SEND, .send_flags = IB_SEND_SIGNALED,
-			.next = i + 1 < ARRAY_SIZE(wr) ? &wr[i + 1] : NULL,
+			.next = last ? NULL : &swr[i + 1],
 		};
-	KUNIT_EXPECT_EQ(test, ib_post_send(qp, wr, &bad), 0);
-	expect_flushed(test, env.cq, 50, ARRAY_SIZE(wr));
-	ib_destroy_qp(qp);
-	qp_env_done(&env);
-}
-
-/* post_recv on a QP in ERR: each WR completes with a flush error */
-static void qp_post_recv_flushed(struct kunit *test)
-{
-	struct ib_sge sge;
-	struct ib_recv_wr wr = { .sg_list = &sge, .num_sge = 1 };
-	const struct ib_recv_wr *bad;
-	struct qp_env env;
-	struct ib_qp *qp;
-	int i;
-
-	qp_env(test, &env);
-	qp = err_qp(test, &env);
-	fill_sges(&sge, 1, 0x800, 0);
-	for (i = 0; i < 4; i++) {
-		wr.wr_id = 80 + i;
-		KUNIT_EXPECT_EQ(test, ib_post_recv(qp, &wr, &bad), 0);
+		rwr[i] = (struct ib_recv_wr){
+			.wr_id = c->wr_id + i, .sg_list = &sge, .num_sge = 1,
+			.next = last ? NULL : &rwr[i + 1],
+		};
 	}
-	expect_flushed(test, env.cq, 80, 4);
-	ib_destroy_qp(qp);
-	qp_env_done(&env);
+	for (i = 0; i < c->n; i += per_call) {
+		if (c->send)
+			KUNIT_EXPECT_EQ(test, ib_post_send(qp, &swr[i], &sbad),
+					0);
+		else
+			KUNIT_EXPECT_EQ(test, ib_post_recv(qp, &rwr[i], &rbad),
+					0);
+	}
 }
 
 /*
- * Receives posted before the move to ERR, which the hardware never
- * completed, complete with a flush error after it.
+ * Work requests on a QP in ERR, or posted before it went there and never
+ * completed by the hardware, complete with a flush error, in order: the
+ * hardware reads nothing of a flushed queue.  post_send and post_recv
+ * accept them.
  */
-static void qp_err_flushes_posted(struct kunit *test)
+static void qp_flushed(struct kunit *test)
 {
+	const struct flush_case *c = test->param_value;
 	struct ib_qp_cap cap = { 16, 16, 1, 1, 0 };
 	struct ib_qp_attr attr = { .qp_state = IB_QPS_ERR };
-	struct ib_sge sge;
-	struct ib_recv_wr wr = { .sg_list = &sge, .num_sge = 1 };
-	const struct ib_recv_wr *bad;
 	struct qp_env env;
 	struct ib_qp *qp;
-	int i;
 
 	qp_env(test, &env);
-	qp = init_qp(test, &env, &cap);
-	fill_sges(&sge, 1, 0x900, 0);
-	for (i = 0; i < 5; i++) {
-		wr.wr_id = 90 + i;
-		KUNIT_ASSERT_EQ(test, ib_post_recv(qp, &wr, &bad), 0);
+	if (c->before_err) {
+		qp = init_qp(test, &env, &cap);
+		flush_post(test, qp, c);
+		KUNIT_ASSERT_EQ(test, ib_modify_qp(qp, &attr, IB_QP_STATE), 0);
+	} else {
+		qp = err_qp(test, &env);
+		flush_post(test, qp, c);
 	}
-	KUNIT_ASSERT_EQ(test, ib_modify_qp(qp, &attr, IB_QP_STATE), 0);
-	expect_flushed(test, env.cq, 90, 5);
+	expect_flushed(test, env.cq, c->wr_id, c->n);
 	ib_destroy_qp(qp);
 	qp_env_done(&env);
-}
-
-/* DESTROY_QP of the driver's own, straight through its CQP */
-static int qp_cqp_destroy(struct irdma_mock *mock, struct ib_qp *qp)
-{
-	struct irdma_pci_f *rf = &mock->rf;
-	struct irdma_cqp_request *req;
-	struct cqp_cmds_info *info;
-	int ret;
-
-	req = irdma_alloc_and_get_cqp_request(&rf->cqp, true);
-	KUNIT_ASSERT_NOT_NULL(mock->test, req);
-	info = &req->info;
-	info->cqp_cmd = IRDMA_OP_QP_DESTROY;
-	info->post_sq = 1;
-	info->in.u.qp_destroy.qp = &to_iwqp(qp)->sc_qp;
-	info->in.u.qp_destroy.scratch = (uintptr_t)req;
-	ret = irdma_handle_cqp_op(rf, req);
-	irdma_put_cqp_request(&rf->cqp, req);
-	return ret;
 }
 
 /*
@@ -931,7 +861,7 @@ static void qp_hw_refuses_destroy_twice(struct kunit *test)
 	qp = create_qp(&env, IB_QPT_RC, &cap, 0);
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, qp);
 	id = qp->qp_num;
-	KUNIT_EXPECT_EQ(test, qp_cqp_destroy(env.mock, qp), 0);
+	KUNIT_EXPECT_EQ(test, irdma_mock_cqp_cmd(env.mock, IRDMA_OP_QP_DESTROY, qp), 0);
 	KUNIT_EXPECT_EQ(test, ib_destroy_qp(qp), 0);
 	irdma_mock_last_wqe(env.mock, IRDMA_HW_OP_DESTROY_QP, &w);
 	KUNIT_EXPECT_TRUE(test, w.error);
@@ -957,9 +887,7 @@ static struct kunit_case irdma_verbs_qp_cases[] = {
 	KUNIT_CASE(qp_post_recv_too_many_sges),
 	KUNIT_CASE(qp_post_recv_full),
 	KUNIT_CASE(qp_post_send_too_many_sges),
-	KUNIT_CASE(qp_post_send_flushed),
-	KUNIT_CASE(qp_post_recv_flushed),
-	KUNIT_CASE(qp_err_flushes_posted),
+	KUNIT_CASE_PARAM(qp_flushed, flush_gen_params),
 	KUNIT_CASE(qp_hw_refuses_destroy_twice),
 	{}
 };

@@ -166,7 +166,7 @@ static void cq_create(struct kunit *test)
 	struct ib_cq *cq;
 	u32 id;
 
-	irdma_mock_save_ids(mock, RDMA_RESTRACK_CQ, &was);
+	irdma_mock_save_ids(mock, IRDMA_MOCK_CQS, &was);
 	cq = create_cq(mock, cqe, 0, 0);
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, cq);
 	id = cq_id(cq);
@@ -244,7 +244,7 @@ static void cq_create_bad_cqe(struct kunit *test)
 	struct irdma_mock_ids was;
 	struct ib_cq *cq;
 
-	irdma_mock_save_ids(mock, RDMA_RESTRACK_CQ, &was);
+	irdma_mock_save_ids(mock, IRDMA_MOCK_CQS, &was);
 	cq = create_cq(mock, cqe, 0, 0);
 	KUNIT_EXPECT_EQ(test, PTR_ERR_OR_ZERO(cq), -EINVAL);
 	if (!IS_ERR(cq))
@@ -262,7 +262,7 @@ static void cq_create_bad_flags(struct kunit *test)
 	struct irdma_mock_ids was;
 	struct ib_cq *cq;
 
-	irdma_mock_save_ids(mock, RDMA_RESTRACK_CQ, &was);
+	irdma_mock_save_ids(mock, IRDMA_MOCK_CQS, &was);
 	cq = create_cq(mock, 16, 0, IB_UVERBS_CQ_FLAGS_IGNORE_OVERRUN);
 	KUNIT_EXPECT_EQ(test, PTR_ERR_OR_ZERO(cq), -EOPNOTSUPP);
 	if (!IS_ERR(cq))
@@ -292,7 +292,7 @@ static void cq_create_comp_vector(struct kunit *test)
 	struct irdma_mock_ids was;
 	struct ib_cq *cq;
 
-	irdma_mock_save_ids(mock, RDMA_RESTRACK_CQ, &was);
+	irdma_mock_save_ids(mock, IRDMA_MOCK_CQS, &was);
 	cq = create_cq(mock, 16, vector, 0);
 	if (IS_ERR(cq)) {
 		KUNIT_EXPECT_LT(test, PTR_ERR(cq), 0);
@@ -314,7 +314,7 @@ static void cq_create_cqp_fails(struct kunit *test)
 	struct irdma_mock_ids was;
 	struct ib_cq *cq;
 
-	irdma_mock_save_ids(mock, RDMA_RESTRACK_CQ, &was);
+	irdma_mock_save_ids(mock, IRDMA_MOCK_CQS, &was);
 	irdma_hw_model_fail_next(mock->hw, IRDMA_HW_OP_CREATE_CQ, CQ_TEST_MAJ,
 				 CQ_TEST_MIN);
 	cq = create_cq(mock, 16, 0, 0);
@@ -338,7 +338,7 @@ static void cq_create_ids_exhausted(struct kunit *test)
 	struct ib_cq **cqs;
 	struct ib_cq *cq;
 
-	irdma_mock_save_ids(mock, RDMA_RESTRACK_CQ, &was);
+	irdma_mock_save_ids(mock, IRDMA_MOCK_CQS, &was);
 	cqs = kunit_kcalloc(test, max, sizeof(*cqs), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, cqs);
 	for (;;) {
@@ -353,7 +353,7 @@ static void cq_create_ids_exhausted(struct kunit *test)
 	for (i = 0; i < n; i++)
 		KUNIT_EXPECT_TRUE(test, irdma_hw_model_cq(mock->hw,
 							  cq_id(cqs[i]), &hw));
-	irdma_mock_save_ids(mock, RDMA_RESTRACK_CQ, &full);
+	irdma_mock_save_ids(mock, IRDMA_MOCK_CQS, &full);
 	cq = create_cq(mock, 2, 0, 0);
 	KUNIT_EXPECT_TRUE(test, IS_ERR(cq));
 	irdma_mock_expect_ids(mock, &full);
@@ -371,7 +371,7 @@ static void cq_alloc_free(struct kunit *test)
 	struct ib_cq *cq;
 	u32 id;
 
-	irdma_mock_save_ids(mock, RDMA_RESTRACK_CQ, &was);
+	irdma_mock_save_ids(mock, IRDMA_MOCK_CQS, &was);
 	cq = ib_alloc_cq(&mock->iwdev->ibdev, NULL, 64, 0, IB_POLL_DIRECT);
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, cq);
 	id = cq_id(cq);

@@ -197,6 +197,17 @@
 #define HW_ARP_PERMANENT	BIT_ULL(43)
 #define HW_ARP_MAC		GENMASK_ULL(47, 0)		/* qword 2 */
 
+/* CREATE_MCG / MODIFY_MCG / DESTROY_MCG, and the group context */
+#define HW_MCG_MAC		GENMASK_ULL(47, 0)		/* qword 0 */
+#define HW_MCG_HMC_FN		GENMASK_ULL(5, 0)		/* qword 1 */
+#define HW_MCG_QS_HANDLE	GENMASK_ULL(9, 0)		/* qword 2 */
+#define HW_MCG_VLAN_ID		GENMASK_ULL(43, 32)
+#define HW_MCG_IDX		GENMASK_ULL(12, 0)		/* header */
+#define HW_MCG_VLAN_VALID	BIT_ULL(59)
+#define HW_MCG_IPV4		BIT_ULL(60)
+#define HW_MCGCTX_QPID		GENMASK_ULL(17, 0)
+#define HW_MCGCTX_VALID		BIT_ULL(31)
+
 /* WS_NODE */
 #define HW_WS_ID		GENMASK_ULL(9, 0)		/* header */
 #define HW_WS_PARENT		GENMASK_ULL(25, 16)
@@ -362,6 +373,12 @@ struct irdma_hw_cq_state {
 	__le64 *shadow;
 };
 
+/* A multicast group CREATE_MCG made, with its members */
+struct irdma_hw_mcg_state {
+	bool used;
+	struct irdma_hw_mcg mcg;
+};
+
 /* An address vector CREATE_AH made */
 struct irdma_hw_ah_state {
 	bool used;
@@ -451,6 +468,7 @@ struct irdma_hw_sq {
  * @ws: the work scheduler tree, by node ID
  * @next_qs: the QS handle the next leaf gets
  * @ahs: the address vectors, by AH index
+ * @mcgs: the multicast groups, by group index
  * @fail_armed: the next WQE of @fail_opcode fails
  * @fail_opcode: its opcode
  * @fail_maj: the major error code it fails with
@@ -501,6 +519,7 @@ struct irdma_hw_model {
 	struct irdma_hw_ws_state *ws;
 	u16 next_qs;
 	struct irdma_hw_ah_state *ahs;
+	struct irdma_hw_mcg_state *mcgs;
 
 	bool fail_armed;
 	u8 fail_opcode;
@@ -1399,6 +1418,70 @@ static void irdma_hw_destroy_ah(struct irdma_hw_model *hw,
 	hw->ahs[w->ah.idx].used = false;
 }
 
+static void irdma_hw_decode_mcg(struct irdma_hw_wqe *w)
+{
+	u64 hdr = w->qword[3], q2 = w->qword[2];
+
+	w->mcg.idx = FIELD_GET(HW_MCG_IDX, hdr);
+	w->mcg.ipv4 = FIELD_GET(HW_MCG_IPV4, hdr);
+	w->mcg.vlan_valid = FIELD_GET(HW_MCG_VLAN_VALID, hdr);
+	irdma_hw_mac(FIELD_GET(HW_MCG_MAC, w->qword[0]), w->mcg.mac);
+	w->mcg.hmc_fn = FIELD_GET(HW_MCG_HMC_FN, w->qword[1]);
+	w->mcg.qs_handle = FIELD_GET(HW_MCG_QS_HANDLE, q2);
+	w->mcg.vlan_id = FIELD_GET(HW_MCG_VLAN_ID, q2);
+	w->mcg.ctx_pa = w->qword[4];
+	if (w->mcg.ipv4) {
+		w->mcg.ip[3] = FIELD_GET(HW_QPC_IP_LO, w->qword[6]);
+		return;
+	}
+	w->mcg.ip[0] = FIELD_GET(HW_QPC_IP_HI, w->qword[7]);
+	w->mcg.ip[1] = FIELD_GET(HW_QPC_IP_LO, w->qword[7]);
+	w->mcg.ip[2] = FIELD_GET(HW_QPC_IP_HI, w->qword[6]);
+	w->mcg.ip[3] = FIELD_GET(HW_QPC_IP_LO, w->qword[6]);
+}
+
+/*
+ * The multicast groups: CREATE_MCG takes a free group index, MODIFY_MCG
+ * changes one that exists, each reading the group's members (QP IDs)
+ * from the context the WQE points to; DESTROY_MCG frees the index.
+ */
+static void irdma_hw_mcg(struct irdma_hw_model *hw, struct irdma_hw_wqe *w)
+{
+	struct irdma_hw_mcg_state *g;
+	bool create;
+	__le64 *ctx;
+	u32 i;
+
+	if (w->mcg.idx >= IRDMA_HW_MCGS) {
+		irdma_hw_refuse(w, IRDMA_HW_MIN_BAD_ID);
+		return;
+	}
+	g = &hw->mcgs[w->mcg.idx];
+	create = w->opcode == IRDMA_HW_OP_CREATE_MCG;
+	if (g->used == create) {
+		irdma_hw_refuse(w, g->used ? IRDMA_HW_MIN_EXISTS :
+					     IRDMA_HW_MIN_NO_OBJ);
+		return;
+	}
+	if (w->opcode == IRDMA_HW_OP_DESTROY_MCG) {
+		g->used = false;
+		return;
+	}
+	ctx = irdma_hw_dma(hw, w->mcg.ctx_pa, IRDMA_HW_MCG_QPS * sizeof(u64));
+	if (!ctx) {
+		irdma_hw_refuse(w, IRDMA_HW_MIN_DMA);
+		return;
+	}
+	for (i = 0; i < IRDMA_HW_MCG_QPS; i++) {
+		u64 e = irdma_hw_q(ctx, i);
+
+		if (FIELD_GET(HW_MCGCTX_VALID, e))
+			w->mcg.qp[w->mcg.n++] = FIELD_GET(HW_MCGCTX_QPID, e);
+	}
+	g->used = true;
+	g->mcg = w->mcg;
+}
+
 /* Every field of the WQE, whether the model then executes it or not */
 static void irdma_hw_decode(struct irdma_hw_wqe *w)
 {
@@ -1435,6 +1518,11 @@ static void irdma_hw_decode(struct irdma_hw_wqe *w)
 	case IRDMA_HW_OP_CREATE_AH:
 	case IRDMA_HW_OP_DESTROY_AH:
 		irdma_hw_decode_ah(w);
+		break;
+	case IRDMA_HW_OP_CREATE_MCG:
+	case IRDMA_HW_OP_MODIFY_MCG:
+	case IRDMA_HW_OP_DESTROY_MCG:
+		irdma_hw_decode_mcg(w);
 		break;
 	}
 }
@@ -1487,6 +1575,11 @@ static void irdma_hw_execute(struct irdma_hw_model *hw,
 		break;
 	case IRDMA_HW_OP_DESTROY_AH:
 		irdma_hw_destroy_ah(hw, w);
+		break;
+	case IRDMA_HW_OP_CREATE_MCG:
+	case IRDMA_HW_OP_MODIFY_MCG:
+	case IRDMA_HW_OP_DESTROY_MCG:
+		irdma_hw_mcg(hw, w);
 		break;
 	default:
 		irdma_hw_fault(hw, "a CQP opcode the model does not implement");
@@ -2052,6 +2145,9 @@ struct irdma_hw_model *irdma_hw_model_create(struct kunit *test,
 			       GFP_KERNEL);
 	hw->ahs = kunit_kcalloc(test, IRDMA_HW_AHS, sizeof(*hw->ahs),
 				GFP_KERNEL);
+	hw->mcgs = kunit_kcalloc(test, IRDMA_HW_MCGS, sizeof(*hw->mcgs),
+				 GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, hw->mcgs);
 	hw->next_qs = 1;
 	KUNIT_ASSERT_NOT_NULL(test, hw->arps);
 	KUNIT_ASSERT_NOT_NULL(test, hw->ws);
@@ -2579,6 +2675,18 @@ u32 irdma_hw_model_ws_find(struct irdma_hw_model *hw, u16 qs_handle,
 	return i;
 }
 
+/* How many of a table's @n entries are in use, under the model's lock */
+#define irdma_hw_count_used(table, n) ({				\
+	unsigned long __flg;						\
+	u32 __i, __inuse = 0;						\
+									\
+	spin_lock_irqsave(&irdma_hw_lock, __flg);			\
+	for (__i = 0; __i < (n); __i++)					\
+		__inuse += (table)[__i].used;				\
+	spin_unlock_irqrestore(&irdma_hw_lock, __flg);			\
+	__inuse;							\
+})
+
 /**
  * irdma_hw_model_ws_nodes - count the work scheduler nodes
  * @hw: the model
@@ -2587,14 +2695,7 @@ u32 irdma_hw_model_ws_find(struct irdma_hw_model *hw, u16 qs_handle,
  */
 u32 irdma_hw_model_ws_nodes(struct irdma_hw_model *hw)
 {
-	unsigned long flags;
-	u32 i, n = 0;
-
-	spin_lock_irqsave(&irdma_hw_lock, flags);
-	for (i = 0; i < IRDMA_HW_WS_NODES; i++)
-		n += hw->ws[i].used;
-	spin_unlock_irqrestore(&irdma_hw_lock, flags);
-	return n;
+	return irdma_hw_count_used(hw->ws, IRDMA_HW_WS_NODES);
 }
 
 /**
@@ -2617,4 +2718,37 @@ bool irdma_hw_model_ah(struct irdma_hw_model *hw, u32 idx,
 		*create = hw->ahs[idx].create;
 	spin_unlock_irqrestore(&irdma_hw_lock, flags);
 	return used;
+}
+
+/**
+ * irdma_hw_model_mcg - look a multicast group up
+ * @hw: the model
+ * @idx: its group index
+ * @mcg: where to copy it, with the members the last command gave it
+ *
+ * Return: whether CREATE_MCG made it and DESTROY_MCG did not take it away.
+ */
+bool irdma_hw_model_mcg(struct irdma_hw_model *hw, u32 idx,
+			struct irdma_hw_mcg *mcg)
+{
+	unsigned long flags;
+	bool used;
+
+	spin_lock_irqsave(&irdma_hw_lock, flags);
+	used = idx < IRDMA_HW_MCGS && hw->mcgs[idx].used;
+	if (used)
+		*mcg = hw->mcgs[idx].mcg;
+	spin_unlock_irqrestore(&irdma_hw_lock, flags);
+	return used;
+}
+
+/**
+ * irdma_hw_model_mcgs - count the multicast groups
+ * @hw: the model
+ *
+ * Return: how many CREATE_MCG made and DESTROY_MCG did not take away.
+ */
+u32 irdma_hw_model_mcgs(struct irdma_hw_model *hw)
+{
+	return irdma_hw_count_used(hw->mcgs, IRDMA_HW_MCGS);
 }

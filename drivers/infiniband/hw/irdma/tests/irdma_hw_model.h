@@ -25,6 +25,9 @@ struct kunit;
 #define IRDMA_HW_OP_DESTROY_AH		0x1e
 #define IRDMA_HW_OP_UPDATE_PE_SDS	0x1f
 #define IRDMA_HW_OP_FLUSH_WQES		0x22
+#define IRDMA_HW_OP_CREATE_MCG		0x26
+#define IRDMA_HW_OP_MODIFY_MCG		0x27
+#define IRDMA_HW_OP_DESTROY_MCG		0x28
 #define IRDMA_HW_OP_WS_NODE		0x2c
 #define IRDMA_HW_OP_GATHER_STATS	0x2e
 #define IRDMA_HW_OP_MAX			0x40
@@ -67,6 +70,9 @@ struct kunit;
 #define IRDMA_HW_WS_NODES		1024
 #define IRDMA_HW_ARP_ENTRIES		4096
 #define IRDMA_HW_AHS			1024
+#define IRDMA_HW_MCGS			1024
+/* QPs a multicast group context holds */
+#define IRDMA_HW_MCG_QPS		8
 
 /* Decoded CQP WQEs the model keeps, the last ones */
 #define IRDMA_HW_LOG_LEN		64
@@ -122,6 +128,8 @@ struct irdma_hw_sd {
  * @ws: WS_NODE fields: add, modify or delete a work scheduler node
  * @ah: CREATE_AH / DESTROY_AH fields: an address vector, IPs host-endian
  *	(an IPv4 one in @ah.dest_ip[3] and @ah.src_ip[3])
+ * @mcg: CREATE_MCG / MODIFY_MCG / DESTROY_MCG fields (@mcg.n and
+ *	@mcg.qp: the members the model read from the group context)
  * @ret: what the completion returns in its CQE (a leaf's QS handle)
  */
 struct irdma_hw_wqe {
@@ -238,6 +246,19 @@ struct irdma_hw_wqe {
 			u32 dest_ip[4];
 			u32 src_ip[4];
 		} ah;
+		struct irdma_hw_mcg {
+			u32 idx;
+			u8 mac[6];
+			u32 ip[4];
+			bool ipv4;
+			bool vlan_valid;
+			u16 vlan_id;
+			u16 qs_handle;
+			u8 hmc_fn;
+			u64 ctx_pa;
+			u32 n;
+			u32 qp[IRDMA_HW_MCG_QPS];
+		} mcg;
 	};
 	u32 ret;
 };
@@ -543,5 +564,8 @@ u32 irdma_hw_model_ws_find(struct irdma_hw_model *hw, u16 qs_handle,
 u32 irdma_hw_model_ws_nodes(struct irdma_hw_model *hw);
 bool irdma_hw_model_ah(struct irdma_hw_model *hw, u32 idx,
 		       struct irdma_hw_wqe *create);
+bool irdma_hw_model_mcg(struct irdma_hw_model *hw, u32 idx,
+			struct irdma_hw_mcg *mcg);
+u32 irdma_hw_model_mcgs(struct irdma_hw_model *hw);
 
 #endif /* IRDMA_HW_MODEL_H */

@@ -1044,6 +1044,30 @@ void irdma_mock_last_wqe(struct irdma_mock *mock, u8 opcode,
 	KUNIT_EXPECT_EQ(test, w->opcode, opcode);
 }
 
+/**
+ * irdma_mock_wqe_since - the first CQP WQE of an opcode from a point on
+ * @mock: the mock device
+ * @seq: where to start: irdma_hw_model_wqes() before the verb
+ * @opcode: the IRDMA_HW_OP_* to find
+ * @w: where to copy the model's decoding of it
+ *
+ * For a verb whose command the driver's workers may follow with others
+ * of their own (a FLUSH_WQES after a MODIFY_QP to ERR).  Fails the test
+ * if the model took none since @seq, or no longer holds them.
+ */
+void irdma_mock_wqe_since(struct irdma_mock *mock, u64 seq, u8 opcode,
+			  struct irdma_hw_wqe *w)
+{
+	u64 n = irdma_hw_model_wqes(mock->hw);
+
+	for (; seq < n; seq++) {
+		KUNIT_ASSERT_TRUE(mock->test, irdma_hw_model_wqe(mock->hw, seq, w));
+		if (w->opcode == opcode)
+			return;
+	}
+	KUNIT_FAIL_AND_ABORT(mock->test, "no CQP WQE of opcode %#x", opcode);
+}
+
 KUNIT_DEFINE_ACTION_WRAPPER(irdma_mock_destroy_cq, ib_destroy_cq,
 			    struct ib_cq *);
 

@@ -235,6 +235,8 @@ u64 irdma_mock_mr_page(struct irdma_mock *mock, struct ib_mr *mr, u32 i);
 u32 irdma_mock_cqp_avail(struct irdma_mock *mock);
 void irdma_mock_last_wqe(struct irdma_mock *mock, u8 opcode,
 			 struct irdma_hw_wqe *w);
+void irdma_mock_wqe_since(struct irdma_mock *mock, u64 seq, u8 opcode,
+			  struct irdma_hw_wqe *w);
 u32 irdma_mock_reg(struct irdma_mock *mock, enum irdma_registers reg);
 void irdma_mock_set_reg(struct irdma_mock *mock, enum irdma_registers reg,
 			u32 val);

@@ -254,26 +254,39 @@ KUNIT_ARRAY_PARAM_DESC(bad, bad_cases, name);
 
 /*
  * A QP the device cannot make gets an errno before the hardware hears of
- * it, and the QP IDs, CQP requests and tracked QPs stay as they were.
+ * it, and the QP IDs, qp_table, CQP requests, tracked QPs and the work
+ * scheduler (RoCE's) stay as they were.
  */
-static void qp_create_bad(struct kunit *test)
+static void expect_create_refused(struct kunit *test, struct qp_env *env,
+				  const struct bad_case *c)
 {
-	const struct bad_case *c = test->param_value;
 	struct ib_qp_cap cap = c->cap;
-	struct qp_env env;
 	struct irdma_mock_ids was;
 	struct ib_qp *qp;
+	u32 nodes;
+	int qsets;
 
-	qp_env(test, &env);
-	irdma_mock_save_ids(env.mock, IRDMA_MOCK_QPS, &was);
-	qp = create_qp(&env, c->type, &cap, c->flags);
+	irdma_mock_save_ids(env->mock, IRDMA_MOCK_QPS, &was);
+	nodes = irdma_hw_model_ws_nodes(env->mock->hw);
+	qsets = env->mock->qsets;
+	qp = create_qp(env, c->type, &cap, c->flags);
 	KUNIT_EXPECT_TRUE(test, IS_ERR(qp));
 	if (!IS_ERR(qp))
 		ib_destroy_qp(qp);
-	KUNIT_EXPECT_EQ(test, irdma_hw_model_op_count(env.mock->hw,
+	KUNIT_EXPECT_EQ(test, irdma_hw_model_op_count(env->mock->hw,
 						      IRDMA_HW_OP_CREATE_QP),
 			was.creates);
-	irdma_mock_expect_ids(env.mock, &was);
+	irdma_mock_expect_ids(env->mock, &was);
+	KUNIT_EXPECT_EQ(test, irdma_hw_model_ws_nodes(env->mock->hw), nodes);
+	KUNIT_EXPECT_EQ(test, env->mock->qsets, qsets);
+}
+
+static void qp_create_bad(struct kunit *test)
+{
+	struct qp_env env;
+
+	qp_env(test, &env);
+	expect_create_refused(test, &env, test->param_value);
 	qp_env_done(&env);
 }
 
@@ -469,14 +482,17 @@ static void qp_modify_err_flushes(struct kunit *test)
 	struct irdma_hw_qp hw;
 	struct qp_env env;
 	struct ib_qp *qp;
+	u64 seq;
 
 	qp_env(test, &env);
 	qp = create_qp(&env, IB_QPT_RC, &cap, 0);
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, qp);
 	KUNIT_ASSERT_EQ(test, ib_modify_qp(qp, &attr, IB_QP_STATE), 0);
 	attr.qp_state = IB_QPS_ERR;
+	seq = irdma_hw_model_wqes(env.mock->hw);
 	KUNIT_ASSERT_EQ(test, ib_modify_qp(qp, &attr, IB_QP_STATE), 0);
-	irdma_mock_last_wqe(env.mock, IRDMA_HW_OP_MODIFY_QP, &modify);
+	/* the cleanup work's FLUSH_WQES may already have followed it */
+	irdma_mock_wqe_since(env.mock, seq, IRDMA_HW_OP_MODIFY_QP, &modify);
 	KUNIT_EXPECT_EQ(test, modify.qp.next_state, IRDMA_HW_QPS_ERROR);
 	KUNIT_EXPECT_FALSE(test, modify.qp.reset_conn);
 	/* The flush comes from the driver's cleanup work */
@@ -939,8 +955,20 @@ static void default_gid(struct irdma_mock *mock, union ib_gid *gid)
 	addrconf_addr_eui48(&gid->raw[8], mock->iwdev->netdev->dev_addr);
 }
 
-static void roce_ah_attr(struct irdma_mock *mock, struct rdma_ah_attr *ah,
-			 const struct in6_addr *dgid, const u8 *dmac)
+/* A GRH's fields, as ULPs give them */
+struct roce_grh {
+	u8 hop_limit;
+	u8 tclass;
+	u32 flow_label;
+};
+
+static const struct roce_grh roce_test_grh = {
+	ROCE_TEST_HOP_LIMIT, ROCE_TEST_TCLASS, ROCE_TEST_FLOW_LABEL,
+};
+
+static void roce_ah_attr_grh(struct irdma_mock *mock, struct rdma_ah_attr *ah,
+			     const void *dgid, const u8 *dmac,
+			     const struct roce_grh *grh)
 {
 	union ib_gid gid;
 
@@ -948,9 +976,15 @@ static void roce_ah_attr(struct irdma_mock *mock, struct rdma_ah_attr *ah,
 	ah->type = rdma_ah_find_type(&mock->iwdev->ibdev, 1);
 	rdma_ah_set_port_num(ah, 1);
 	memcpy(gid.raw, dgid, sizeof(gid.raw));
-	rdma_ah_set_grh(ah, &gid, ROCE_TEST_FLOW_LABEL, 0, ROCE_TEST_HOP_LIMIT,
-			ROCE_TEST_TCLASS);
+	rdma_ah_set_grh(ah, &gid, grh->flow_label, 0, grh->hop_limit,
+			grh->tclass);
 	memcpy(ah->roce.dmac, dmac, ETH_ALEN);
+}
+
+static void roce_ah_attr(struct irdma_mock *mock, struct rdma_ah_attr *ah,
+			 const struct in6_addr *dgid, const u8 *dmac)
+{
+	roce_ah_attr_grh(mock, ah, dgid, dmac, &roce_test_grh);
 }
 
 /* The work scheduler leaf a QP's context names, enabled, ice's queue set */
@@ -1084,6 +1118,50 @@ static void roce_qp_create(struct kunit *test)
 	qp_env_done(&env);
 }
 
+/* What the device cannot make on RoCE either: bad_cases[] but UD */
+static const void *roce_create_bad_gen_params(const void *prev, char *desc)
+{
+	const struct bad_case *c = prev ? (const struct bad_case *)prev + 1 :
+					  bad_cases;
+
+	for (; c < bad_cases + ARRAY_SIZE(bad_cases); c++) {
+		if (c->type == IB_QPT_UD)
+			continue;
+		strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
+		return c;
+	}
+	return NULL;
+}
+
+static const struct bad_case roce_ud_bad_cases[] = {
+	{ "UD, 14 send SGEs", IB_QPT_UD, { 16, 16, 14, 1, 0 } },
+	{ "UD, 14 recv SGEs", IB_QPT_UD, { 16, 16, 1, 14, 0 } },
+	{ "UD, send WRs past the SQ", IB_QPT_UD,
+	  { IRDMA_QP_SW_MAX_WQ_QUANTA + 1, 16, 1, 1, 0 } },
+	{ "UD, recv WRs past the RQ", IB_QPT_UD,
+	  { 16, IRDMA_QP_SW_MAX_RQ_QUANTA + 1, 1, 1, 0 } },
+	{ "UD, creation flags", IB_QPT_UD, { 16, 16, 1, 1, 0 },
+	  IB_QP_CREATE_BLOCK_MULTICAST_LOOPBACK },
+};
+
+KUNIT_ARRAY_PARAM_DESC(roce_ud_bad, roce_ud_bad_cases, name);
+
+/* What a RoCE function cannot make, RC or UD, as qp_create_bad */
+static void roce_qp_create_bad(struct kunit *test)
+{
+	struct qp_env env;
+
+	roce_env(test, &env);
+	expect_create_refused(test, &env, test->param_value);
+	qp_env_done(&env);
+}
+
+/* The same for UD QPs, which only RoCE has */
+static void roce_qp_create_bad_ud(struct kunit *test)
+{
+	roce_qp_create_bad(test);
+}
+
 struct roce_walk_case {
 	const char *name;
 	enum ib_qp_type type;
@@ -1094,6 +1172,8 @@ static const struct roce_walk_case roce_walk_cases[] = {
 	{ "RC, MTU 256", IB_QPT_RC, IB_MTU_256 },
 	{ "RC, MTU 512", IB_QPT_RC, IB_MTU_512 },
 	{ "RC, MTU 1024", IB_QPT_RC, IB_MTU_1024 },
+	{ "RC, MTU 2048", IB_QPT_RC, IB_MTU_2048 },
+	{ "RC, MTU 4096", IB_QPT_RC, IB_MTU_4096 },
 	{ "UD", IB_QPT_UD },
 };
 
@@ -1173,6 +1253,9 @@ static void expect_roce_path(struct kunit *test, struct qp_env *env,
 	KUNIT_EXPECT_EQ(test, hw->roce.flow_label, ROCE_TEST_FLOW_LABEL);
 	KUNIT_EXPECT_EQ(test, hw->roce.dst_port, ROCE_TEST_UDP_DPORT);
 	KUNIT_EXPECT_GE(test, hw->roce.src_port, ROCE_TEST_SPORT_MIN);
+	/* IBTA A17: the source port carries the flow label's 20 bits folded */
+	KUNIT_EXPECT_EQ(test, hw->roce.src_port,
+			rdma_flow_label_to_udp_sport(ROCE_TEST_FLOW_LABEL));
 	KUNIT_EXPECT_EQ(test, hw->roce.epsn, ROCE_TEST_RQ_PSN);
 	KUNIT_EXPECT_FALSE(test, hw->roce.insert_vlan);
 	KUNIT_EXPECT_MEMEQ(test, hw->roce.mac,
@@ -1276,6 +1359,67 @@ static void roce_qp_walk(struct kunit *test)
 	qp_env_done(&env);
 }
 
+static const enum ib_qp_state roce_err_froms[] = {
+	IB_QPS_INIT, IB_QPS_RTR, IB_QPS_RTS,
+};
+
+static void roce_err_from_desc(const enum ib_qp_state *from, char *desc)
+{
+	static const char * const names[] = {
+		[IB_QPS_INIT] = "from INIT", [IB_QPS_RTR] = "from RTR",
+		[IB_QPS_RTS] = "from RTS",
+	};
+
+	strscpy(desc, names[*from], KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(roce_err_from, roce_err_froms, roce_err_from_desc);
+
+/*
+ * ERR from each state an RC QP takes: one MODIFY_QP, to the hardware's
+ * ERROR, both queues flushed by the driver's cleanup work, query_qp
+ * saying ERR; then RESET.
+ */
+static void roce_qp_err(struct kunit *test)
+{
+	const enum ib_qp_state from = *(const enum ib_qp_state *)test->param_value;
+	static const enum ib_qp_state path[] = {
+		IB_QPS_INIT, IB_QPS_RTR, IB_QPS_RTS,
+	};
+	struct ib_qp_cap cap = { 16, 16, 1, 1, 0 };
+	struct ib_qp_init_attr init;
+	struct irdma_hw_qp before, hw;
+	struct ib_qp_attr attr;
+	struct qp_env env;
+	struct ib_qp *qp;
+	u32 i;
+
+	roce_env(test, &env);
+	qp = create_qp(&env, IB_QPT_RC, &cap, 0);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, qp);
+	for (i = 0; i < ARRAY_SIZE(path); i++) {
+		KUNIT_ASSERT_EQ(test, roce_step(env.mock, qp, path[i],
+						IB_MTU_1024, &attr), 0);
+		if (path[i] == from)
+			break;
+	}
+	model_qp(test, env.mock, qp, &before);
+	KUNIT_ASSERT_EQ(test, roce_step(env.mock, qp, IB_QPS_ERR, IB_MTU_1024,
+					&attr), 0);
+	flush_workqueue(env.mock->iwdev->cleanup_wq);
+	model_qp(test, env.mock, qp, &hw);
+	KUNIT_EXPECT_EQ(test, hw.state, IRDMA_HW_QPS_ERROR);
+	KUNIT_EXPECT_EQ(test, hw.modifies, before.modifies + 1);
+	KUNIT_EXPECT_TRUE(test, hw.sq_flushed);
+	KUNIT_EXPECT_TRUE(test, hw.rq_flushed);
+	KUNIT_ASSERT_EQ(test, ib_query_qp(qp, &attr, IB_QP_STATE, &init), 0);
+	KUNIT_EXPECT_EQ(test, attr.qp_state, IB_QPS_ERR);
+	KUNIT_EXPECT_EQ(test, roce_step(env.mock, qp, IB_QPS_RESET, IB_MTU_1024,
+					&attr), 0);
+	KUNIT_EXPECT_EQ(test, ib_destroy_qp(qp), 0);
+	qp_env_done(&env);
+}
+
 struct roce_bad_case {
 	const char *name;
 	enum ib_qp_state from;		/* reached with roce_step() */
@@ -1294,6 +1438,15 @@ static const struct roce_bad_case roce_bad_cases[] = {
 	{ "P_Key index 1", IB_QPS_RESET, IB_QPS_INIT,
 	  IB_QP_PKEY_INDEX | IB_QP_PORT | IB_QP_ACCESS_FLAGS, 1 },
 	{ "SQD from RTR", IB_QPS_RTR, IB_QPS_SQD, 0 },
+	{ "RTR from RESET", IB_QPS_RESET, IB_QPS_RTR,
+	  IB_QP_AV | IB_QP_PATH_MTU | IB_QP_DEST_QPN | IB_QP_RQ_PSN |
+	  IB_QP_MAX_DEST_RD_ATOMIC | IB_QP_MIN_RNR_TIMER },
+	{ "RTS from RESET", IB_QPS_RESET, IB_QPS_RTS,
+	  IB_QP_TIMEOUT | IB_QP_RETRY_CNT | IB_QP_RNR_RETRY | IB_QP_SQ_PSN |
+	  IB_QP_MAX_QP_RD_ATOMIC },
+	{ "INIT from RTR", IB_QPS_RTR, IB_QPS_INIT,
+	  IB_QP_PKEY_INDEX | IB_QP_PORT | IB_QP_ACCESS_FLAGS },
+	{ "SQD from INIT", IB_QPS_INIT, IB_QPS_SQD, 0 },
 };
 
 KUNIT_ARRAY_PARAM_DESC(roce_bad, roce_bad_cases, name);
@@ -1333,6 +1486,9 @@ static void roce_modify_bad(struct kunit *test)
 	attr.path_mtu = IB_MTU_1024;
 	attr.dest_qp_num = ROCE_TEST_DEST_QPN;
 	attr.retry_cnt = ROCE_TEST_RETRY;
+	attr.max_dest_rd_atomic = 1;
+	attr.max_rd_atomic = 1;
+	roce_ah_attr(env.mock, &attr.ah_attr, &roce_test_dgid, roce_test_dmac);
 	KUNIT_EXPECT_EQ(test, ib_modify_qp(qp, &attr, IB_QP_STATE | c->mask),
 			-EINVAL);
 	KUNIT_EXPECT_EQ(test, irdma_hw_model_op_count(env.mock->hw,
@@ -1360,6 +1516,7 @@ struct roce_missing_case {
 	const char *name;
 	enum ib_qp_state to;
 	int missing;
+	bool ud;
 };
 
 static const struct roce_missing_case roce_missing_cases[] = {
@@ -1378,13 +1535,18 @@ static const struct roce_missing_case roce_missing_cases[] = {
 	{ "RTS without an RNR retry count", IB_QPS_RTS, IB_QP_RNR_RETRY },
 	{ "RTS without an initiator depth", IB_QPS_RTS,
 	  IB_QP_MAX_QP_RD_ATOMIC },
+	{ "UD INIT without a Q_Key", IB_QPS_INIT, IB_QP_QKEY, true },
+	{ "UD INIT without a P_Key index", IB_QPS_INIT, IB_QP_PKEY_INDEX,
+	  true },
+	{ "UD INIT without a port", IB_QPS_INIT, IB_QP_PORT, true },
+	{ "UD RTS without a send PSN", IB_QPS_RTS, IB_QP_SQ_PSN, true },
 };
 
 KUNIT_ARRAY_PARAM_DESC(roce_missing, roce_missing_cases, name);
 
 /*
- * A transition of an RC QP without one of the attributes it requires
- * (IBTA 10.3.1) gets -EINVAL before the hardware hears of it: no
+ * A transition of an RC or UD QP without one of the attributes it
+ * requires (IBTA 10.3.1) gets -EINVAL before the hardware hears of it: no
  * MODIFY_QP, the QP as it was; the same transition with all of them
  * then goes through.
  */
@@ -1397,6 +1559,9 @@ static void roce_modify_missing(struct kunit *test)
 	static const int masks[] = {
 		ROCE_INIT_MASK, ROCE_RTR_MASK, ROCE_RTS_MASK,
 	};
+	static const int ud_masks[] = {
+		IB_QP_PKEY_INDEX | IB_QP_PORT | IB_QP_QKEY, 0, IB_QP_SQ_PSN,
+	};
 	struct ib_qp_cap cap = { 16, 16, 1, 1, 0 };
 	struct irdma_hw_qp before, after;
 	struct ib_qp_init_attr init;
@@ -1404,9 +1569,10 @@ static void roce_modify_missing(struct kunit *test)
 	struct qp_env env;
 	struct ib_qp *qp;
 	u32 i, modifies;
+	int mask;
 
 	roce_env(test, &env);
-	qp = create_qp(&env, IB_QPT_RC, &cap, 0);
+	qp = create_qp(&env, c->ud ? IB_QPT_UD : IB_QPT_RC, &cap, 0);
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, qp);
 	for (i = 0; path[i] != c->to; i++)
 		KUNIT_ASSERT_EQ(test, roce_step(env.mock, qp, path[i],
@@ -1415,7 +1581,8 @@ static void roce_modify_missing(struct kunit *test)
 	modifies = irdma_hw_model_op_count(env.mock->hw, IRDMA_HW_OP_MODIFY_QP);
 
 	/* roce_step()'s attributes, with one of those required left out */
-	KUNIT_ASSERT_EQ(test, masks[i] & c->missing, c->missing);
+	mask = c->ud ? ud_masks[i] : masks[i];
+	KUNIT_ASSERT_EQ(test, mask & c->missing, c->missing);
 	memset(&attr, 0, sizeof(attr));
 	attr.qp_state = c->to;
 	attr.port_num = 1;
@@ -1427,9 +1594,10 @@ static void roce_modify_missing(struct kunit *test)
 	attr.max_rd_atomic = 1;
 	attr.retry_cnt = ROCE_TEST_RETRY;
 	attr.rnr_retry = ROCE_TEST_RNR_RETRY;
+	attr.qkey = ROCE_TEST_QKEY;
 	roce_ah_attr(env.mock, &attr.ah_attr, &roce_test_dgid, roce_test_dmac);
 	KUNIT_EXPECT_EQ(test, ib_modify_qp(qp, &attr, IB_QP_STATE |
-					   (masks[i] & ~c->missing)),
+					   (mask & ~c->missing)),
 			-EINVAL);
 	KUNIT_EXPECT_EQ(test, irdma_hw_model_op_count(env.mock->hw,
 						      IRDMA_HW_OP_MODIFY_QP),
@@ -1525,7 +1693,12 @@ struct ah_case {
 	struct in6_addr dgid;
 	u8 mac[ETH_ALEN];	/* the destination's, as the wire needs it */
 	bool loopback;
+	bool self;		/* the port's own GID and MAC instead */
+	const struct roce_grh *grh;	/* or roce_test_grh */
 };
+
+static const struct roce_grh ah_grh_max = { 255, 0xff, 0xfffff };
+static const struct roce_grh ah_grh_min = { 1, 0, 0 };
 
 static const struct ah_case ah_cases[] = {
 	{ "global unicast", { .s6_addr = { 0x20, 0x01, 0x0d, 0xb8, 0, 0, 0, 0,
@@ -1539,6 +1712,16 @@ static const struct ah_case ah_cases[] = {
 	{ "multicast", { .s6_addr = { 0xff, 0x0e, 0, 0, 0, 0, 0, 0,
 				      0, 0, 0, 0, 0x12, 0x34, 0x56, 0x78 } },
 	  { 0x33, 0x33, 0x12, 0x34, 0x56, 0x78 }, true },
+	/* the destination is the port itself: the hardware loops it back */
+	{ "the port's own GID", {}, {}, true, true },
+	{ "every GRH field at its widest",
+	  { .s6_addr = { 0x20, 0x01, 0x0d, 0xb8, 0, 0, 0, 0,
+			 0, 0, 0, 0, 0, 0x0a, 0, 0x0c } },
+	  { 0x02, 0x00, 0x5e, 0x10, 0x20, 0x31 }, false, false, &ah_grh_max },
+	{ "hop limit 1, no class or flow label",
+	  { .s6_addr = { 0x20, 0x01, 0x0d, 0xb8, 0, 0, 0, 0,
+			 0, 0, 0, 0, 0, 0x0a, 0, 0x0d } },
+	  { 0x02, 0x00, 0x5e, 0x10, 0x20, 0x32 }, false, false, &ah_grh_min },
 };
 
 KUNIT_ARRAY_PARAM_DESC(ah, ah_cases, name);
@@ -1554,6 +1737,9 @@ KUNIT_ARRAY_PARAM_DESC(ah, ah_cases, name);
 static void roce_ah(struct kunit *test)
 {
 	const struct ah_case *c = test->param_value;
+	const struct roce_grh *grh = c->grh ?: &roce_test_grh;
+	const void *dgid = &c->dgid;
+	const u8 *dmac = c->mac;
 	struct rdma_ah_attr attr;
 	struct irdma_mock_ids was;
 	struct irdma_hw_wqe w, kept;
@@ -1563,8 +1749,13 @@ static void roce_ah(struct kunit *test)
 	u8 mac[ETH_ALEN];
 
 	roce_env(test, &env);
+	default_gid(env.mock, &sgid);
+	if (c->self) {
+		dgid = sgid.raw;
+		dmac = env.mock->iwdev->netdev->dev_addr;
+	}
 	irdma_mock_save_ids(env.mock, IRDMA_MOCK_AHS, &was);
-	roce_ah_attr(env.mock, &attr, &c->dgid, c->mac);
+	roce_ah_attr_grh(env.mock, &attr, dgid, dmac, grh);
 	ah = rdma_create_ah(env.pd, &attr, RDMA_CREATE_AH_SLEEPABLE);
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, ah);
 	irdma_mock_last_wqe(env.mock, IRDMA_HW_OP_CREATE_AH, &w);
@@ -1574,19 +1765,18 @@ static void roce_ah(struct kunit *test)
 						  &kept));
 	KUNIT_EXPECT_EQ(test, w.ah.pd, to_iwpd(env.pd)->sc_pd.pd_id);
 	KUNIT_EXPECT_FALSE(test, w.ah.ipv4);
-	expect_ip(test, w.ah.dest_ip, &c->dgid, "destination IP");
-	default_gid(env.mock, &sgid);
+	expect_ip(test, w.ah.dest_ip, dgid, "destination IP");
 	expect_ip(test, w.ah.src_ip, sgid.raw, "source IP");
-	KUNIT_EXPECT_EQ(test, w.ah.hop_limit, ROCE_TEST_HOP_LIMIT);
-	KUNIT_EXPECT_EQ(test, w.ah.flow_label, ROCE_TEST_FLOW_LABEL);
-	KUNIT_EXPECT_EQ(test, w.ah.tc, ROCE_TEST_TCLASS);
+	KUNIT_EXPECT_EQ(test, w.ah.hop_limit, grh->hop_limit);
+	KUNIT_EXPECT_EQ(test, w.ah.flow_label, grh->flow_label);
+	KUNIT_EXPECT_EQ(test, w.ah.tc, grh->tclass);
 	KUNIT_EXPECT_FALSE(test, w.ah.insert_vlan);
 	KUNIT_EXPECT_EQ(test, w.ah.loopback, c->loopback);
 	KUNIT_EXPECT_MEMEQ(test, w.ah.mac, env.mock->iwdev->netdev->dev_addr,
 			   ETH_ALEN);
 	KUNIT_ASSERT_TRUE(test, irdma_hw_model_arp(env.mock->hw, w.ah.arp_idx,
 						   mac));
-	KUNIT_EXPECT_MEMEQ(test, mac, c->mac, ETH_ALEN);
+	KUNIT_EXPECT_MEMEQ(test, mac, dmac, ETH_ALEN);
 
 	rdma_destroy_ah(ah, RDMA_DESTROY_AH_SLEEPABLE);
 	irdma_mock_last_wqe(env.mock, IRDMA_HW_OP_DESTROY_AH, &kept);
@@ -1667,15 +1857,124 @@ static struct kunit_suite irdma_verbs_qp_suite = {
 	.test_cases = irdma_verbs_qp_cases,
 };
 
+struct mcast_case {
+	const char *name;
+	union ib_gid gid;
+	bool ipv4;
+	u32 ip[4];		/* as the hardware takes it */
+	u8 mac[ETH_ALEN];	/* RFC 2464, RFC 1112 */
+};
+
+static const struct mcast_case mcast_cases[] = {
+	{ "IPv6 group", { .raw = { 0xff, 0x0e, 0, 0, 0, 0, 0, 0,
+				   0, 0, 0, 0, 0x12, 0x34, 0x56, 0x78 } },
+	  false, { 0xff0e0000, 0, 0, 0x12345678 },
+	  { 0x33, 0x33, 0x12, 0x34, 0x56, 0x78 } },
+	{ "IPv4 group", { .raw = { 0, 0, 0, 0, 0, 0, 0, 0,
+				   0, 0, 0xff, 0xff, 239, 129, 2, 3 } },
+	  true, { 0, 0, 0, (239 << 24) | (129 << 16) | (2 << 8) | 3 },
+	  { 0x01, 0x00, 0x5e, 0x01, 0x02, 0x03 } },
+};
+
+KUNIT_ARRAY_PARAM_DESC(mcast, mcast_cases, name);
+
+/* The one group the hardware has, with @n members: @qp[] */
+static void expect_mcg(struct kunit *test, struct irdma_mock *mock,
+		       const struct mcast_case *c, struct ib_qp **qp, u32 n)
+{
+	struct irdma_hw_ws_node leaf;
+	struct irdma_hw_mcg g;
+	u32 i, j, found = 0;
+
+	KUNIT_ASSERT_EQ(test, irdma_hw_model_mcgs(mock->hw), 1);
+	for (i = 0; i < IRDMA_HW_MCGS; i++)
+		if (irdma_hw_model_mcg(mock->hw, i, &g))
+			break;
+	KUNIT_EXPECT_TRUE(test, test_bit(i, mock->rf.allocated_mcgs));
+	KUNIT_EXPECT_MEMEQ(test, g.mac, c->mac, ETH_ALEN);
+	KUNIT_EXPECT_EQ(test, g.ipv4, c->ipv4);
+	for (j = c->ipv4 ? 3 : 0; j < 4; j++)
+		KUNIT_EXPECT_EQ_MSG(test, g.ip[j], c->ip[j], "IP word %u", j);
+	KUNIT_EXPECT_FALSE(test, g.vlan_valid);
+	KUNIT_EXPECT_EQ(test, g.hmc_fn, mock->rf.sc_dev.hmc_fn_id);
+	KUNIT_EXPECT_LT(test, irdma_hw_model_ws_find(mock->hw, g.qs_handle,
+						     &leaf),
+			IRDMA_HW_WS_NODES);
+	KUNIT_ASSERT_EQ(test, g.n, n);
+	for (i = 0; i < n; i++)
+		for (j = 0; j < n; j++)
+			found += g.qp[j] == qp[i]->qp_num;
+	KUNIT_EXPECT_EQ(test, found, n);
+}
+
+/*
+ * attach_mcast and detach_mcast as the hardware sees the group: the
+ * first member's attach creates it (its MAC RFC 2464's or RFC 1112's,
+ * its address, a QS handle of the work scheduler) with that QP in its
+ * context, the next one's adds it, each detach takes one out and the
+ * last one's destroys the group and gives its index back.
+ */
+static void roce_mcast(struct kunit *test)
+{
+	const struct mcast_case *c = test->param_value;
+	struct ib_qp_cap cap = { 16, 16, 1, 1, 0 };
+	union ib_gid gid = c->gid;
+	struct ib_qp_attr attr;
+	unsigned long *mcgs;
+	struct qp_env env;
+	struct ib_qp *qp[2];
+	u32 i, max;
+
+	roce_env(test, &env);
+	max = env.mock->rf.max_mcg;
+	mcgs = kunit_kcalloc(test, BITS_TO_LONGS(max), sizeof(long),
+			     GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, mcgs);
+	bitmap_copy(mcgs, env.mock->rf.allocated_mcgs, max);
+	for (i = 0; i < ARRAY_SIZE(qp); i++) {
+		qp[i] = create_qp(&env, IB_QPT_UD, &cap, 0);
+		KUNIT_ASSERT_NOT_ERR_OR_NULL(test, qp[i]);
+		KUNIT_ASSERT_EQ(test, roce_step(env.mock, qp[i], IB_QPS_INIT,
+						IB_MTU_1024, &attr), 0);
+	}
+
+	KUNIT_EXPECT_EQ(test, ib_attach_mcast(qp[0], &gid, 0), 0);
+	KUNIT_EXPECT_EQ(test, irdma_hw_model_op_count(env.mock->hw,
+						      IRDMA_HW_OP_CREATE_MCG), 1);
+	expect_mcg(test, env.mock, c, qp, 1);
+	KUNIT_EXPECT_EQ(test, ib_attach_mcast(qp[1], &gid, 0), 0);
+	KUNIT_EXPECT_EQ(test, irdma_hw_model_op_count(env.mock->hw,
+						      IRDMA_HW_OP_MODIFY_MCG), 1);
+	expect_mcg(test, env.mock, c, qp, 2);
+
+	KUNIT_EXPECT_EQ(test, ib_detach_mcast(qp[1], &gid, 0), 0);
+	KUNIT_EXPECT_EQ(test, irdma_hw_model_op_count(env.mock->hw,
+						      IRDMA_HW_OP_MODIFY_MCG), 2);
+	expect_mcg(test, env.mock, c, qp, 1);
+	KUNIT_EXPECT_EQ(test, ib_detach_mcast(qp[0], &gid, 0), 0);
+	KUNIT_EXPECT_EQ(test, irdma_hw_model_op_count(env.mock->hw,
+						      IRDMA_HW_OP_DESTROY_MCG), 1);
+	KUNIT_EXPECT_EQ(test, irdma_hw_model_mcgs(env.mock->hw), 0);
+	KUNIT_EXPECT_TRUE(test, bitmap_equal(env.mock->rf.allocated_mcgs, mcgs,
+					     max));
+	for (i = 0; i < ARRAY_SIZE(qp); i++)
+		KUNIT_EXPECT_EQ(test, ib_destroy_qp(qp[i]), 0);
+	qp_env_done(&env);
+}
+
 static struct kunit_case irdma_verbs_roce_cases[] = {
 	KUNIT_CASE(roce_port),
 	KUNIT_CASE_PARAM(roce_qp_create, roce_create_gen_params),
+	KUNIT_CASE_PARAM(roce_qp_create_bad, roce_create_bad_gen_params),
+	KUNIT_CASE_PARAM(roce_qp_create_bad_ud, roce_ud_bad_gen_params),
 	KUNIT_CASE_PARAM(roce_qp_walk, roce_walk_gen_params),
+	KUNIT_CASE_PARAM(roce_qp_err, roce_err_from_gen_params),
 	KUNIT_CASE_PARAM(roce_modify_bad, roce_bad_gen_params),
 	KUNIT_CASE_PARAM(roce_modify_missing, roce_missing_gen_params),
 	KUNIT_CASE_PARAM(roce_qp_ws_refused, ws_fail_gen_params),
 	KUNIT_CASE_PARAM(roce_ah, ah_gen_params),
 	KUNIT_CASE(roce_ah_ids_exhausted),
+	KUNIT_CASE_PARAM(roce_mcast, mcast_gen_params),
 	{}
 };
 

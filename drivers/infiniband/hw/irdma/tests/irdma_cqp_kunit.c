@@ -504,7 +504,7 @@ static void dev_query_device(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, ibdev->ops.query_device(ibdev, &a, &uhw), 0);
 	for (i = 0; i < 2; i++, a = ibdev->attrs) {
 		addrconf_addr_eui48((u8 *)&guid, mock->iwdev->netdev->dev_addr);
-		KUNIT_EXPECT_EQ(test, a.sys_image_guid, guid);
+		KUNIT_EXPECT_MEMEQ(test, &a.sys_image_guid, &guid, sizeof(guid));
 		KUNIT_EXPECT_EQ(test, a.vendor_id, DEV_TEST_VENDOR);
 		KUNIT_EXPECT_EQ(test, a.vendor_part_id, DEV_TEST_DEVICE);
 		KUNIT_EXPECT_EQ(test, a.max_send_sge, DEV_TEST_E810_SGES);

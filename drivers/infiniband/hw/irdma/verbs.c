@@ -4086,11 +4086,10 @@ static int irdma_mcast_hw_op(struct irdma_pci_f *rf,
 }
 
 /*
- * Ethernet MAC of a multicast group; @ip_addr is in host order words, the
- * most significant first.  IPv4: the low 23 bits under 01:00:5e (RFC 1112).
- * IPv6: the 32 bits under 33:33 are ip_addr[0], where RFC 2464 takes the
- * low-order word ip_addr[3]; correcting that changes the MAC on the wire
- * and in HW groups, so it is left for a separate fix.
+ * Ethernet MAC of a multicast group; @ip is in host order words, the most
+ * significant first.  IPv4: the low 23 bits under 01:00:5e (RFC 1112).
+ * IPv6: the low-order 32 bits, ip[3], under 33:33 (RFC 2464), which is
+ * what receivers filter on.
  */
 void irdma_mcast_mac(u32 *ip, u8 *mac, bool ipv4)
 {
@@ -4105,7 +4104,7 @@ void irdma_mcast_mac(u32 *ip, u8 *mac, bool ipv4)
 	}
 	mac[0] = 0x33;
 	mac[1] = 0x33;
-	put_unaligned_be32(ip[0], &mac[2]);
+	put_unaligned_be32(ip[3], &mac[2]);
 }
 
 static void irdma_mcast_grp_free(struct irdma_pci_f *rf,

@@ -37,11 +37,14 @@
  * driver's defs.h, so that a wrong encoding in the driver shows as a wrong
  * decoded value.  Executed so far: CREATE_CQ, MODIFY_CQ (a resize) and
  * DESTROY_CQ, of the CCQ and of the verbs' CQs; CREATE_QP, MODIFY_QP,
- * DESTROY_QP and FLUSH_WQES of iWARP QPs, each QP's host context read
- * where the command points; ALLOC_STAG (MRs and MWs), DEALLOC_STAG,
- * UPDATE_PE_SDS and GATHER_STATS (all counters zero: the model moves no
- * packets).  Each keeps its objects' state, and a command the hardware
- * would refuse (a QP or CQ ID in use, one that does not exist, a state
+ * DESTROY_QP and FLUSH_WQES of iWARP and RoCE (RC, UD) QPs, each QP's
+ * host context read where the command points, with RoCE's layout for a
+ * RoCE QP; MANAGE_ARP (the ARP cache), WS_NODE (the work scheduler tree,
+ * a leaf's QS handle returned in the CQE), CREATE_AH and DESTROY_AH;
+ * ALLOC_STAG (MRs and MWs), DEALLOC_STAG, UPDATE_PE_SDS and GATHER_STATS
+ * (all counters zero: the model moves no packets).  Each keeps its
+ * objects' state, and a command the hardware would refuse (a QP or CQ ID
+ * in use, one that does not exist, a state
  * the QP cannot move to) completes with an error of the model's own
  * kind (IRDMA_HW_MAJ_MODEL) that the driver sees as any CQP error.  A
  * test writes a QP's completions into its CQ with
@@ -160,6 +163,75 @@
 #define HW_QPC_RXCQ		GENMASK_ULL(50, 32)
 #define HW_QPC_IWARPMODE	BIT_ULL(28)			/* qword 20 */
 #define HW_QPC_WQ_QUANTA_MIN	4
+/* The RoCE QP context */
+#define HW_QPC_IPV4		BIT_ULL(3)			/* qword 0 */
+#define HW_QPC_INSVLAN		BIT_ULL(5)
+#define HW_QPC_TTL		GENMASK_ULL(7, 0)		/* qword 3 */
+#define HW_QPC_TOS		GENMASK_ULL(31, 24)
+#define HW_QPC_SRCPORT		GENMASK_ULL(47, 32)
+#define HW_QPC_DSTPORT		GENMASK_ULL(63, 48)
+#define HW_QPC_IP_HI		GENMASK_ULL(63, 32)		/* qwords 4, 5 */
+#define HW_QPC_IP_LO		GENMASK_ULL(31, 0)
+#define HW_QPC_SNDMSS		GENMASK_ULL(29, 16)		/* qword 6 */
+#define HW_QPC_VLANTAG		GENMASK_ULL(47, 32)
+#define HW_QPC_ARPIDX		GENMASK_ULL(63, 48)
+#define HW_QPC_FLOWLABEL	GENMASK_ULL(19, 0)		/* qword 7 */
+#define HW_QPC_PKEY		GENMASK_ULL(47, 32)
+#define HW_QPC_DESTQP		GENMASK_ULL(23, 0)		/* qword 8 */
+#define HW_QPC_QKEY		GENMASK_ULL(63, 32)
+#define HW_QPC_PSN		GENMASK_ULL(23, 0)		/* qwords 10, 11 */
+#define HW_QPC_REXMIT		GENMASK_ULL(53, 48)		/* qword 16 */
+#define HW_QPC_RNRNAK		GENMASK_ULL(56, 54)
+#define HW_QPC_MAC		GENMASK_ULL(63, 16)		/* qword 19 */
+#define HW_QPC_ORDSIZE		GENMASK_ULL(7, 0)		/* qword 20 */
+#define HW_QPC_WRRDRSPOK	BIT_ULL(20)
+#define HW_QPC_RDOK		BIT_ULL(21)
+#define HW_QPC_QSHANDLE		GENMASK_ULL(25, 16)		/* qword 22 */
+/* The RoCE MTUs a QP may send with */
+#define HW_ROCE_MSS_MIN		256
+#define HW_ROCE_MSS_MAX		4096
+
+/* MANAGE_ARP */
+#define HW_ARP_IDX		GENMASK_ULL(11, 0)		/* header */
+#define HW_ARP_VALID		BIT_ULL(42)
+#define HW_ARP_PERMANENT	BIT_ULL(43)
+#define HW_ARP_MAC		GENMASK_ULL(47, 0)		/* qword 2 */
+
+/* CREATE_MCG / MODIFY_MCG / DESTROY_MCG, and the group context */
+#define HW_MCG_MAC		GENMASK_ULL(47, 0)		/* qword 0 */
+#define HW_MCG_HMC_FN		GENMASK_ULL(5, 0)		/* qword 1 */
+#define HW_MCG_QS_HANDLE	GENMASK_ULL(9, 0)		/* qword 2 */
+#define HW_MCG_VLAN_ID		GENMASK_ULL(43, 32)
+#define HW_MCG_IDX		GENMASK_ULL(12, 0)		/* header */
+#define HW_MCG_VLAN_VALID	BIT_ULL(59)
+#define HW_MCG_IPV4		BIT_ULL(60)
+#define HW_MCGCTX_QPID		GENMASK_ULL(17, 0)
+#define HW_MCGCTX_VALID		BIT_ULL(31)
+
+/* WS_NODE */
+#define HW_WS_ID		GENMASK_ULL(9, 0)		/* header */
+#define HW_WS_PARENT		GENMASK_ULL(25, 16)
+#define HW_WS_NODEOP		GENMASK_ULL(53, 52)
+#define HW_WS_TC		GENMASK_ULL(58, 56)
+#define HW_WS_PRIOTYPE		GENMASK_ULL(60, 59)
+#define HW_WS_LEAF		BIT_ULL(61)
+#define HW_WS_ENABLE		BIT_ULL(62)
+#define HW_WS_WEIGHT		GENMASK_ULL(38, 32)		/* qword 4 */
+#define HW_WS_VSI		GENMASK_ULL(57, 48)
+
+/* CREATE_AH / DESTROY_AH: the address vector */
+#define HW_AH_MAC		GENMASK_ULL(63, 16)		/* qword 0 */
+#define HW_AH_VLAN		GENMASK_ULL(15, 0)		/* qword 1 */
+#define HW_AH_TC		GENMASK_ULL(39, 32)
+#define HW_AH_PD_LO		GENMASK_ULL(63, 48)
+#define HW_AH_FLOWLABEL		GENMASK_ULL(19, 0)		/* qword 2 */
+#define HW_AH_PD_HI		GENMASK_ULL(21, 20)
+#define HW_AH_HOPLIMIT		GENMASK_ULL(39, 32)
+#define HW_AH_ARPIDX		GENMASK_ULL(63, 48)
+#define HW_AH_IDX		GENMASK_ULL(16, 0)		/* header */
+#define HW_AH_IPV4		BIT_ULL(59)
+#define HW_AH_INSVLAN		BIT_ULL(60)
+#define HW_AH_LOOPBACK		BIT_ULL(62)
 
 /* ALLOC_STAG / DEALLOC_STAG */
 #define HW_STAG_LEN		GENMASK_ULL(45, 0)		/* qword 1 */
@@ -301,6 +373,30 @@ struct irdma_hw_cq_state {
 	__le64 *shadow;
 };
 
+/* A multicast group CREATE_MCG made, with its members */
+struct irdma_hw_mcg_state {
+	bool used;
+	struct irdma_hw_mcg mcg;
+};
+
+/* An address vector CREATE_AH made */
+struct irdma_hw_ah_state {
+	bool used;
+	struct irdma_hw_wqe create;
+};
+
+/* A work scheduler node WS_NODE added */
+struct irdma_hw_ws_state {
+	bool used;
+	struct irdma_hw_ws_node node;
+};
+
+/* An ARP cache entry MANAGE_ARP added */
+struct irdma_hw_arp_state {
+	bool valid;
+	u8 mac[6];
+};
+
 /* A QP created by CREATE_QP */
 struct irdma_hw_qp_state {
 	bool used;
@@ -368,6 +464,11 @@ struct irdma_hw_sq {
  * @sds: the SD table, by index
  * @nsds: its size
  * @pble_fpm: the FPM address of the PBLE object
+ * @arps: the ARP cache, by index
+ * @ws: the work scheduler tree, by node ID
+ * @next_qs: the QS handle the next leaf gets
+ * @ahs: the address vectors, by AH index
+ * @mcgs: the multicast groups, by group index
  * @fail_armed: the next WQE of @fail_opcode fails
  * @fail_opcode: its opcode
  * @fail_maj: the major error code it fails with
@@ -413,6 +514,12 @@ struct irdma_hw_model {
 	struct irdma_hw_sd *sds;
 	u32 nsds;
 	u64 pble_fpm;
+
+	struct irdma_hw_arp_state *arps;
+	struct irdma_hw_ws_state *ws;
+	u16 next_qs;
+	struct irdma_hw_ah_state *ahs;
+	struct irdma_hw_mcg_state *mcgs;
 
 	bool fail_armed;
 	u8 fail_opcode;
@@ -729,6 +836,57 @@ static bool irdma_hw_cq_exists(struct irdma_hw_model *hw, u32 id)
 	return id && id < hw->ncqs && hw->cqs[id].used;
 }
 
+/* An IPv6 address in two qwords, word 0 the high half of the second */
+static void irdma_hw_ip(const __le64 *ctx, u32 hi, u32 lo, u32 *ip)
+{
+	ip[0] = FIELD_GET(HW_QPC_IP_HI, irdma_hw_q(ctx, hi));
+	ip[1] = FIELD_GET(HW_QPC_IP_LO, irdma_hw_q(ctx, hi));
+	ip[2] = FIELD_GET(HW_QPC_IP_HI, irdma_hw_q(ctx, lo));
+	ip[3] = FIELD_GET(HW_QPC_IP_LO, irdma_hw_q(ctx, lo));
+}
+
+static void irdma_hw_mac(u64 v, u8 *mac)
+{
+	int i;
+
+	for (i = 0; i < 6; i++)
+		mac[i] = v >> (8 * (5 - i));
+}
+
+/* The fields of a RoCE QP's context that the wire engine sends with */
+static void irdma_hw_read_roce_qpc(const __le64 *ctx, struct irdma_hw_qp *qp)
+{
+	u64 q0 = irdma_hw_q(ctx, 0), q3 = irdma_hw_q(ctx, 3);
+	u64 q6 = irdma_hw_q(ctx, 6), q7 = irdma_hw_q(ctx, 7);
+	u64 q8 = irdma_hw_q(ctx, 8), q16 = irdma_hw_q(ctx, 16);
+	u64 q20 = irdma_hw_q(ctx, 20);
+
+	qp->roce.ipv4 = FIELD_GET(HW_QPC_IPV4, q0);
+	qp->roce.insert_vlan = FIELD_GET(HW_QPC_INSVLAN, q0);
+	qp->roce.ttl = FIELD_GET(HW_QPC_TTL, q3);
+	qp->roce.tos = FIELD_GET(HW_QPC_TOS, q3);
+	qp->roce.src_port = FIELD_GET(HW_QPC_SRCPORT, q3);
+	qp->roce.dst_port = FIELD_GET(HW_QPC_DSTPORT, q3);
+	irdma_hw_ip(ctx, 5, 4, qp->roce.dest_ip);
+	irdma_hw_ip(ctx, 24, 23, qp->roce.local_ip);
+	qp->roce.snd_mss = FIELD_GET(HW_QPC_SNDMSS, q6);
+	qp->roce.vlan_tag = FIELD_GET(HW_QPC_VLANTAG, q6);
+	qp->roce.arp_idx = FIELD_GET(HW_QPC_ARPIDX, q6);
+	qp->roce.flow_label = FIELD_GET(HW_QPC_FLOWLABEL, q7);
+	qp->roce.pkey = FIELD_GET(HW_QPC_PKEY, q7);
+	qp->roce.dest_qp = FIELD_GET(HW_QPC_DESTQP, q8);
+	qp->roce.qkey = FIELD_GET(HW_QPC_QKEY, q8);
+	qp->roce.psn_nxt = FIELD_GET(HW_QPC_PSN, irdma_hw_q(ctx, 10));
+	qp->roce.epsn = FIELD_GET(HW_QPC_PSN, irdma_hw_q(ctx, 11));
+	qp->roce.rexmit_thresh = FIELD_GET(HW_QPC_REXMIT, q16);
+	qp->roce.rnr_thresh = FIELD_GET(HW_QPC_RNRNAK, q16);
+	irdma_hw_mac(FIELD_GET(HW_QPC_MAC, irdma_hw_q(ctx, 19)), qp->roce.mac);
+	qp->roce.ord = FIELD_GET(HW_QPC_ORDSIZE, q20);
+	qp->roce.wr_ok = FIELD_GET(HW_QPC_WRRDRSPOK, q20);
+	qp->roce.rd_ok = FIELD_GET(HW_QPC_RDOK, q20);
+	qp->roce.qs_handle = FIELD_GET(HW_QPC_QSHANDLE, irdma_hw_q(ctx, 22));
+}
+
 /*
  * The QP's host context, read as the hardware reads it when a QP command
  * names it; false if it is not in memory or names what does not exist.
@@ -757,7 +915,10 @@ static bool irdma_hw_read_qpc(struct irdma_hw_model *hw,
 		 FIELD_GET(HW_QPC_PDIDXHI, q0) << 16;
 	qp->send_cq = FIELD_GET(HW_QPC_TXCQ, q17);
 	qp->recv_cq = FIELD_GET(HW_QPC_RXCQ, q17);
-	qp->iwarp = FIELD_GET(HW_QPC_IWARPMODE, irdma_hw_q(ctx, 20));
+	if (w->qp.type == IRDMA_HW_QPT_IWARP)
+		qp->iwarp = FIELD_GET(HW_QPC_IWARPMODE, irdma_hw_q(ctx, 20));
+	else
+		irdma_hw_read_roce_qpc(ctx, qp);
 	qp->comp_ctx = irdma_hw_q(ctx, 21);
 	if (!irdma_hw_dma(hw, qp->sq_pa, (size_t)qp->sq_quanta * HW_SQ_QUANTUM) ||
 	    !irdma_hw_dma(hw, qp->rq_pa, (size_t)qp->rq_quanta * HW_SQ_QUANTUM)) {
@@ -773,13 +934,26 @@ static bool irdma_hw_read_qpc(struct irdma_hw_model *hw,
 	return true;
 }
 
-/* The iWARP states a QP command may move a QP to, from the one it is in */
-static bool irdma_hw_qp_next_ok(u8 from, u8 to)
+/*
+ * The states a QP command may move a QP to, from the one it is in: an
+ * iWARP QP goes from IDLE to RTS, a RoCE one through RTR, and may be
+ * suspended (SQD, CLOSING's encoding) from RTS.
+ */
+static bool irdma_hw_qp_next_ok(u8 type, u8 from, u8 to)
 {
+	bool roce = type != IRDMA_HW_QPT_IWARP;
+
 	switch (to) {
 	case IRDMA_HW_QPS_IDLE:
 		return from == IRDMA_HW_QPS_INVALID || from == IRDMA_HW_QPS_IDLE;
+	case IRDMA_HW_QPS_RTR:
+		return roce && (from == IRDMA_HW_QPS_IDLE ||
+				from == IRDMA_HW_QPS_RTR);
 	case IRDMA_HW_QPS_RTS:
+		if (roce)
+			return from == IRDMA_HW_QPS_RTR ||
+			       from == IRDMA_HW_QPS_RTS ||
+			       from == IRDMA_HW_QPS_SQD;
 		return from == IRDMA_HW_QPS_IDLE || from == IRDMA_HW_QPS_RTS;
 	case IRDMA_HW_QPS_CLOSING:
 	case IRDMA_HW_QPS_TERMINATE:
@@ -788,6 +962,24 @@ static bool irdma_hw_qp_next_ok(u8 from, u8 to)
 		return true;
 	}
 	return false;
+}
+
+/*
+ * An assumption of the model: a connected RoCE QP is only moved to RTR
+ * and RTS with a path the wire engine can send on: a destination QP, an
+ * MTU RoCE has, and an ARP cache entry for the next hop's MAC.
+ */
+static bool irdma_hw_roce_path_ok(struct irdma_hw_model *hw,
+				  const struct irdma_hw_qp *qp, u8 next)
+{
+	if (qp->type != IRDMA_HW_QPT_ROCE_RC ||
+	    (next != IRDMA_HW_QPS_RTR && next != IRDMA_HW_QPS_RTS))
+		return true;
+	return qp->roce.dest_qp &&
+	       qp->roce.snd_mss >= HW_ROCE_MSS_MIN &&
+	       qp->roce.snd_mss <= HW_ROCE_MSS_MAX &&
+	       qp->roce.arp_idx < IRDMA_HW_ARP_ENTRIES &&
+	       hw->arps[qp->roce.arp_idx].valid;
 }
 
 static void irdma_hw_create_qp(struct irdma_hw_model *hw,
@@ -802,12 +994,15 @@ static void irdma_hw_create_qp(struct irdma_hw_model *hw,
 		irdma_hw_refuse(w, IRDMA_HW_MIN_EXISTS);
 		return;
 	}
-	if (w->qp.virtual_map || w->qp.type != IRDMA_HW_QPT_IWARP) {
+	if (w->qp.virtual_map || (w->qp.type != IRDMA_HW_QPT_IWARP &&
+				  w->qp.type != IRDMA_HW_QPT_ROCE_RC &&
+				  w->qp.type != IRDMA_HW_QPT_ROCE_UD)) {
 		irdma_hw_fault(hw, "a QP the model does not implement");
 		irdma_hw_refuse(w, IRDMA_HW_MIN_OPCODE);
 		return;
 	}
-	if (!irdma_hw_qp_next_ok(IRDMA_HW_QPS_INVALID, w->qp.next_state)) {
+	if (!irdma_hw_qp_next_ok(w->qp.type, IRDMA_HW_QPS_INVALID,
+				 w->qp.next_state)) {
 		irdma_hw_refuse(w, IRDMA_HW_MIN_CTX);
 		return;
 	}
@@ -832,13 +1027,18 @@ static void irdma_hw_modify_qp(struct irdma_hw_model *hw,
 		irdma_hw_refuse(w, IRDMA_HW_MIN_NO_OBJ);
 		return;
 	}
-	if (!irdma_hw_qp_next_ok(q->qp.state, w->qp.next_state)) {
+	if (w->qp.type != q->qp.type ||
+	    !irdma_hw_qp_next_ok(q->qp.type, q->qp.state, w->qp.next_state)) {
 		irdma_hw_refuse(w, IRDMA_HW_MIN_CTX);
 		return;
 	}
 	qp = q->qp;
 	if (!irdma_hw_read_qpc(hw, w, &qp))
 		return;
+	if (!irdma_hw_roce_path_ok(hw, &qp, w->qp.next_state)) {
+		irdma_hw_refuse(w, IRDMA_HW_MIN_CTX);
+		return;
+	}
 	qp.state = w->qp.next_state;
 	qp.modifies++;
 	q->qp = qp;
@@ -1034,6 +1234,254 @@ static void irdma_hw_gather_stats(struct irdma_hw_model *hw,
 	memset(buf, 0, IRDMA_HW_STATS_LEN);
 }
 
+static void irdma_hw_decode_arp(struct irdma_hw_wqe *w)
+{
+	u64 hdr = w->qword[3];
+
+	w->arp.idx = FIELD_GET(HW_ARP_IDX, hdr);
+	w->arp.valid = FIELD_GET(HW_ARP_VALID, hdr);
+	w->arp.permanent = FIELD_GET(HW_ARP_PERMANENT, hdr);
+	irdma_hw_mac(FIELD_GET(HW_ARP_MAC, w->qword[2]), w->arp.mac);
+}
+
+/* MANAGE_ARP: add an entry, or delete one that is there */
+static void irdma_hw_manage_arp(struct irdma_hw_model *hw,
+				struct irdma_hw_wqe *w)
+{
+	struct irdma_hw_arp_state *a;
+
+	if (w->arp.idx >= IRDMA_HW_ARP_ENTRIES) {
+		irdma_hw_refuse(w, IRDMA_HW_MIN_BAD_ID);
+		return;
+	}
+	a = &hw->arps[w->arp.idx];
+	if (!w->arp.valid) {
+		if (!a->valid)
+			irdma_hw_refuse(w, IRDMA_HW_MIN_NO_OBJ);
+		a->valid = false;
+		return;
+	}
+	a->valid = true;
+	memcpy(a->mac, w->arp.mac, sizeof(a->mac));
+}
+
+static void irdma_hw_decode_ws(struct irdma_hw_wqe *w)
+{
+	u64 hdr = w->qword[3], q4 = w->qword[4];
+
+	w->ws.op = FIELD_GET(HW_WS_NODEOP, hdr);
+	w->ws.id = FIELD_GET(HW_WS_ID, hdr);
+	w->ws.parent = FIELD_GET(HW_WS_PARENT, hdr);
+	w->ws.tc = FIELD_GET(HW_WS_TC, hdr);
+	w->ws.prio_type = FIELD_GET(HW_WS_PRIOTYPE, hdr);
+	w->ws.leaf = FIELD_GET(HW_WS_LEAF, hdr);
+	w->ws.enable = FIELD_GET(HW_WS_ENABLE, hdr);
+	w->ws.weight = FIELD_GET(HW_WS_WEIGHT, q4);
+	w->ws.vsi = FIELD_GET(HW_WS_VSI, q4);
+}
+
+static bool irdma_hw_ws_has_children(struct irdma_hw_model *hw, u32 id)
+{
+	u32 i;
+
+	for (i = 0; i < IRDMA_HW_WS_NODES; i++)
+		if (i != id && hw->ws[i].used && hw->ws[i].node.parent == id)
+			return true;
+	return false;
+}
+
+/*
+ * WS_NODE: the work scheduler tree.  A node is added under a parent that
+ * exists (the root is its own parent), and a leaf's ADD returns the QS
+ * handle QPs name it by; only a node without children is deleted.
+ */
+static void irdma_hw_ws_node(struct irdma_hw_model *hw,
+			     struct irdma_hw_wqe *w)
+{
+	struct irdma_hw_ws_state *n = &hw->ws[w->ws.id];
+
+	switch (w->ws.op) {
+	case IRDMA_HW_WS_ADD:
+		if (n->used) {
+			irdma_hw_refuse(w, IRDMA_HW_MIN_EXISTS);
+			return;
+		}
+		if (w->ws.parent != w->ws.id && !hw->ws[w->ws.parent].used) {
+			irdma_hw_refuse(w, IRDMA_HW_MIN_CTX);
+			return;
+		}
+		n->used = true;
+		n->node = (struct irdma_hw_ws_node){
+			.parent = w->ws.parent, .vsi = w->ws.vsi,
+			.tc = w->ws.tc, .leaf = w->ws.leaf,
+			.enable = w->ws.enable,
+		};
+		if (w->ws.leaf) {
+			n->node.qs_handle = hw->next_qs;
+			hw->next_qs = hw->next_qs % (HW_QPC_QSHANDLE >> 16) + 1;
+			w->ret = n->node.qs_handle;
+		}
+		return;
+	case IRDMA_HW_WS_MODIFY:
+		if (!n->used) {
+			irdma_hw_refuse(w, IRDMA_HW_MIN_NO_OBJ);
+			return;
+		}
+		n->node.enable = w->ws.enable;
+		return;
+	case IRDMA_HW_WS_DELETE:
+		if (!n->used) {
+			irdma_hw_refuse(w, IRDMA_HW_MIN_NO_OBJ);
+			return;
+		}
+		if (irdma_hw_ws_has_children(hw, w->ws.id)) {
+			irdma_hw_refuse(w, IRDMA_HW_MIN_IN_USE);
+			return;
+		}
+		n->used = false;
+		return;
+	}
+	irdma_hw_fault(hw, "a WS_NODE operation the model does not implement");
+	irdma_hw_refuse(w, IRDMA_HW_MIN_OPCODE);
+}
+
+static void irdma_hw_decode_ah(struct irdma_hw_wqe *w)
+{
+	u64 hdr = w->qword[3], q1 = w->qword[1], q2 = w->qword[2];
+
+	w->ah.idx = FIELD_GET(HW_AH_IDX, hdr);
+	w->ah.ipv4 = FIELD_GET(HW_AH_IPV4, hdr);
+	w->ah.insert_vlan = FIELD_GET(HW_AH_INSVLAN, hdr);
+	w->ah.loopback = FIELD_GET(HW_AH_LOOPBACK, hdr);
+	irdma_hw_mac(FIELD_GET(HW_AH_MAC, w->qword[0]), w->ah.mac);
+	w->ah.vlan_tag = FIELD_GET(HW_AH_VLAN, q1);
+	w->ah.tc = FIELD_GET(HW_AH_TC, q1);
+	w->ah.pd = FIELD_GET(HW_AH_PD_LO, q1) |
+		   FIELD_GET(HW_AH_PD_HI, q2) << 16;
+	w->ah.flow_label = FIELD_GET(HW_AH_FLOWLABEL, q2);
+	w->ah.hop_limit = FIELD_GET(HW_AH_HOPLIMIT, q2);
+	w->ah.arp_idx = FIELD_GET(HW_AH_ARPIDX, q2);
+	if (w->ah.ipv4) {
+		w->ah.dest_ip[3] = FIELD_GET(HW_QPC_IP_LO, w->qword[4]);
+		w->ah.src_ip[3] = FIELD_GET(HW_QPC_IP_LO, w->qword[6]);
+		return;
+	}
+	w->ah.dest_ip[0] = FIELD_GET(HW_QPC_IP_HI, w->qword[5]);
+	w->ah.dest_ip[1] = FIELD_GET(HW_QPC_IP_LO, w->qword[5]);
+	w->ah.dest_ip[2] = FIELD_GET(HW_QPC_IP_HI, w->qword[4]);
+	w->ah.dest_ip[3] = FIELD_GET(HW_QPC_IP_LO, w->qword[4]);
+	w->ah.src_ip[0] = FIELD_GET(HW_QPC_IP_HI, w->qword[7]);
+	w->ah.src_ip[1] = FIELD_GET(HW_QPC_IP_LO, w->qword[7]);
+	w->ah.src_ip[2] = FIELD_GET(HW_QPC_IP_HI, w->qword[6]);
+	w->ah.src_ip[3] = FIELD_GET(HW_QPC_IP_LO, w->qword[6]);
+}
+
+/*
+ * CREATE_AH takes a free AH index; an assumption of the model: the
+ * destination's MAC must be in the ARP cache, where the wire engine finds
+ * it.  DESTROY_AH frees an index CREATE_AH took.
+ */
+static void irdma_hw_create_ah(struct irdma_hw_model *hw,
+			       struct irdma_hw_wqe *w)
+{
+	struct irdma_hw_ah_state *a;
+
+	if (w->ah.idx >= IRDMA_HW_AHS) {
+		irdma_hw_refuse(w, IRDMA_HW_MIN_BAD_ID);
+		return;
+	}
+	a = &hw->ahs[w->ah.idx];
+	if (a->used) {
+		irdma_hw_refuse(w, IRDMA_HW_MIN_EXISTS);
+		return;
+	}
+	if (w->ah.arp_idx >= IRDMA_HW_ARP_ENTRIES ||
+	    !hw->arps[w->ah.arp_idx].valid) {
+		irdma_hw_refuse(w, IRDMA_HW_MIN_CTX);
+		return;
+	}
+	a->used = true;
+	a->create = *w;
+}
+
+static void irdma_hw_destroy_ah(struct irdma_hw_model *hw,
+				struct irdma_hw_wqe *w)
+{
+	if (w->ah.idx >= IRDMA_HW_AHS) {
+		irdma_hw_refuse(w, IRDMA_HW_MIN_BAD_ID);
+		return;
+	}
+	if (!hw->ahs[w->ah.idx].used) {
+		irdma_hw_refuse(w, IRDMA_HW_MIN_NO_OBJ);
+		return;
+	}
+	hw->ahs[w->ah.idx].used = false;
+}
+
+static void irdma_hw_decode_mcg(struct irdma_hw_wqe *w)
+{
+	u64 hdr = w->qword[3], q2 = w->qword[2];
+
+	w->mcg.idx = FIELD_GET(HW_MCG_IDX, hdr);
+	w->mcg.ipv4 = FIELD_GET(HW_MCG_IPV4, hdr);
+	w->mcg.vlan_valid = FIELD_GET(HW_MCG_VLAN_VALID, hdr);
+	irdma_hw_mac(FIELD_GET(HW_MCG_MAC, w->qword[0]), w->mcg.mac);
+	w->mcg.hmc_fn = FIELD_GET(HW_MCG_HMC_FN, w->qword[1]);
+	w->mcg.qs_handle = FIELD_GET(HW_MCG_QS_HANDLE, q2);
+	w->mcg.vlan_id = FIELD_GET(HW_MCG_VLAN_ID, q2);
+	w->mcg.ctx_pa = w->qword[4];
+	if (w->mcg.ipv4) {
+		w->mcg.ip[3] = FIELD_GET(HW_QPC_IP_LO, w->qword[6]);
+		return;
+	}
+	w->mcg.ip[0] = FIELD_GET(HW_QPC_IP_HI, w->qword[7]);
+	w->mcg.ip[1] = FIELD_GET(HW_QPC_IP_LO, w->qword[7]);
+	w->mcg.ip[2] = FIELD_GET(HW_QPC_IP_HI, w->qword[6]);
+	w->mcg.ip[3] = FIELD_GET(HW_QPC_IP_LO, w->qword[6]);
+}
+
+/*
+ * The multicast groups: CREATE_MCG takes a free group index, MODIFY_MCG
+ * changes one that exists, each reading the group's members (QP IDs)
+ * from the context the WQE points to; DESTROY_MCG frees the index.
+ */
+static void irdma_hw_mcg(struct irdma_hw_model *hw, struct irdma_hw_wqe *w)
+{
+	struct irdma_hw_mcg_state *g;
+	bool create;
+	__le64 *ctx;
+	u32 i;
+
+	if (w->mcg.idx >= IRDMA_HW_MCGS) {
+		irdma_hw_refuse(w, IRDMA_HW_MIN_BAD_ID);
+		return;
+	}
+	g = &hw->mcgs[w->mcg.idx];
+	create = w->opcode == IRDMA_HW_OP_CREATE_MCG;
+	if (g->used == create) {
+		irdma_hw_refuse(w, g->used ? IRDMA_HW_MIN_EXISTS :
+					     IRDMA_HW_MIN_NO_OBJ);
+		return;
+	}
+	if (w->opcode == IRDMA_HW_OP_DESTROY_MCG) {
+		g->used = false;
+		return;
+	}
+	ctx = irdma_hw_dma(hw, w->mcg.ctx_pa, IRDMA_HW_MCG_QPS * sizeof(u64));
+	if (!ctx) {
+		irdma_hw_refuse(w, IRDMA_HW_MIN_DMA);
+		return;
+	}
+	for (i = 0; i < IRDMA_HW_MCG_QPS; i++) {
+		u64 e = irdma_hw_q(ctx, i);
+
+		if (FIELD_GET(HW_MCGCTX_VALID, e))
+			w->mcg.qp[w->mcg.n++] = FIELD_GET(HW_MCGCTX_QPID, e);
+	}
+	g->used = true;
+	g->mcg = w->mcg;
+}
+
 /* Every field of the WQE, whether the model then executes it or not */
 static void irdma_hw_decode(struct irdma_hw_wqe *w)
 {
@@ -1060,6 +1508,21 @@ static void irdma_hw_decode(struct irdma_hw_wqe *w)
 		break;
 	case IRDMA_HW_OP_GATHER_STATS:
 		irdma_hw_decode_stats(w);
+		break;
+	case IRDMA_HW_OP_MANAGE_ARP:
+		irdma_hw_decode_arp(w);
+		break;
+	case IRDMA_HW_OP_WS_NODE:
+		irdma_hw_decode_ws(w);
+		break;
+	case IRDMA_HW_OP_CREATE_AH:
+	case IRDMA_HW_OP_DESTROY_AH:
+		irdma_hw_decode_ah(w);
+		break;
+	case IRDMA_HW_OP_CREATE_MCG:
+	case IRDMA_HW_OP_MODIFY_MCG:
+	case IRDMA_HW_OP_DESTROY_MCG:
+		irdma_hw_decode_mcg(w);
 		break;
 	}
 }
@@ -1101,6 +1564,23 @@ static void irdma_hw_execute(struct irdma_hw_model *hw,
 	case IRDMA_HW_OP_GATHER_STATS:
 		irdma_hw_gather_stats(hw, w);
 		break;
+	case IRDMA_HW_OP_MANAGE_ARP:
+		irdma_hw_manage_arp(hw, w);
+		break;
+	case IRDMA_HW_OP_WS_NODE:
+		irdma_hw_ws_node(hw, w);
+		break;
+	case IRDMA_HW_OP_CREATE_AH:
+		irdma_hw_create_ah(hw, w);
+		break;
+	case IRDMA_HW_OP_DESTROY_AH:
+		irdma_hw_destroy_ah(hw, w);
+		break;
+	case IRDMA_HW_OP_CREATE_MCG:
+	case IRDMA_HW_OP_MODIFY_MCG:
+	case IRDMA_HW_OP_DESTROY_MCG:
+		irdma_hw_mcg(hw, w);
+		break;
 	default:
 		irdma_hw_fault(hw, "a CQP opcode the model does not implement");
 		irdma_hw_refuse(w, IRDMA_HW_MIN_OPCODE);
@@ -1126,7 +1606,7 @@ static void irdma_hw_ccq_post(struct irdma_hw_model *hw,
 	}
 	cqe[0] = 0;
 	cqe[1] = cpu_to_le64(hw->cqp_ctx);
-	cqe[2] = cpu_to_le64(FIELD_PREP(HW_CQE_RET, 0));
+	cqe[2] = cpu_to_le64(FIELD_PREP(HW_CQE_RET, w->ret));
 	dma_wmb();	/* the CQE before its valid bit */
 	WRITE_ONCE(cqe[3],
 		   cpu_to_le64(FIELD_PREP(HW_CQE_MIN, w->min) |
@@ -1659,6 +2139,19 @@ struct irdma_hw_model *irdma_hw_model_create(struct kunit *test,
 	hw->ncqs = p->cqs;
 	hw->cqs = kunit_kcalloc(test, p->cqs, sizeof(*hw->cqs), GFP_KERNEL);
 	hw->pble_fpm = p->pble_fpm;
+	hw->arps = kunit_kcalloc(test, IRDMA_HW_ARP_ENTRIES, sizeof(*hw->arps),
+				 GFP_KERNEL);
+	hw->ws = kunit_kcalloc(test, IRDMA_HW_WS_NODES, sizeof(*hw->ws),
+			       GFP_KERNEL);
+	hw->ahs = kunit_kcalloc(test, IRDMA_HW_AHS, sizeof(*hw->ahs),
+				GFP_KERNEL);
+	hw->mcgs = kunit_kcalloc(test, IRDMA_HW_MCGS, sizeof(*hw->mcgs),
+				 GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, hw->mcgs);
+	hw->next_qs = 1;
+	KUNIT_ASSERT_NOT_NULL(test, hw->arps);
+	KUNIT_ASSERT_NOT_NULL(test, hw->ws);
+	KUNIT_ASSERT_NOT_NULL(test, hw->ahs);
 	KUNIT_ASSERT_NOT_NULL(test, hw->qps);
 	KUNIT_ASSERT_NOT_NULL(test, hw->cqs);
 	KUNIT_ASSERT_NOT_NULL(test, hw->stags);
@@ -2132,4 +2625,130 @@ bool irdma_hw_model_rq_wqe(struct irdma_hw_model *hw, u32 qp_id, u32 idx,
 out:
 	spin_unlock_irqrestore(&irdma_hw_lock, flags);
 	return found;
+}
+
+/**
+ * irdma_hw_model_arp - look an ARP cache entry up
+ * @hw: the model
+ * @idx: its index
+ * @mac: where to copy its MAC, 6 bytes
+ *
+ * Return: whether MANAGE_ARP added it and did not delete it since.
+ */
+bool irdma_hw_model_arp(struct irdma_hw_model *hw, u32 idx, u8 *mac)
+{
+	unsigned long flags;
+	bool valid;
+
+	spin_lock_irqsave(&irdma_hw_lock, flags);
+	valid = idx < IRDMA_HW_ARP_ENTRIES && hw->arps[idx].valid;
+	if (valid)
+		memcpy(mac, hw->arps[idx].mac, sizeof(hw->arps[idx].mac));
+	spin_unlock_irqrestore(&irdma_hw_lock, flags);
+	return valid;
+}
+
+/**
+ * irdma_hw_model_ws_find - find the leaf a QS handle names
+ * @hw: the model
+ * @qs_handle: the handle, as a QP context carries it
+ * @node: where to copy the leaf
+ *
+ * Return: the leaf's node ID, or %IRDMA_HW_WS_NODES if no leaf has it.
+ */
+u32 irdma_hw_model_ws_find(struct irdma_hw_model *hw, u16 qs_handle,
+			   struct irdma_hw_ws_node *node)
+{
+	unsigned long flags;
+	u32 i;
+
+	spin_lock_irqsave(&irdma_hw_lock, flags);
+	for (i = 0; i < IRDMA_HW_WS_NODES; i++) {
+		struct irdma_hw_ws_state *n = &hw->ws[i];
+
+		if (n->used && n->node.leaf && n->node.qs_handle == qs_handle) {
+			*node = n->node;
+			break;
+		}
+	}
+	spin_unlock_irqrestore(&irdma_hw_lock, flags);
+	return i;
+}
+
+/* How many of a table's @n entries are in use, under the model's lock */
+#define irdma_hw_count_used(table, n) ({				\
+	unsigned long __flg;						\
+	u32 __i, __inuse = 0;						\
+									\
+	spin_lock_irqsave(&irdma_hw_lock, __flg);			\
+	for (__i = 0; __i < (n); __i++)					\
+		__inuse += (table)[__i].used;				\
+	spin_unlock_irqrestore(&irdma_hw_lock, __flg);			\
+	__inuse;							\
+})
+
+/**
+ * irdma_hw_model_ws_nodes - count the work scheduler nodes
+ * @hw: the model
+ *
+ * Return: how many WS_NODE added and did not delete.
+ */
+u32 irdma_hw_model_ws_nodes(struct irdma_hw_model *hw)
+{
+	return irdma_hw_count_used(hw->ws, IRDMA_HW_WS_NODES);
+}
+
+/**
+ * irdma_hw_model_ah - look an address vector up
+ * @hw: the model
+ * @idx: its AH index
+ * @create: where to copy the CREATE_AH WQE that made it
+ *
+ * Return: whether CREATE_AH made it and DESTROY_AH did not take it away.
+ */
+bool irdma_hw_model_ah(struct irdma_hw_model *hw, u32 idx,
+		       struct irdma_hw_wqe *create)
+{
+	unsigned long flags;
+	bool used;
+
+	spin_lock_irqsave(&irdma_hw_lock, flags);
+	used = idx < IRDMA_HW_AHS && hw->ahs[idx].used;
+	if (used)
+		*create = hw->ahs[idx].create;
+	spin_unlock_irqrestore(&irdma_hw_lock, flags);
+	return used;
+}
+
+/**
+ * irdma_hw_model_mcg - look a multicast group up
+ * @hw: the model
+ * @idx: its group index
+ * @mcg: where to copy it, with the members the last command gave it
+ *
+ * Return: whether CREATE_MCG made it and DESTROY_MCG did not take it away.
+ */
+bool irdma_hw_model_mcg(struct irdma_hw_model *hw, u32 idx,
+			struct irdma_hw_mcg *mcg)
+{
+	unsigned long flags;
+	bool used;
+
+	spin_lock_irqsave(&irdma_hw_lock, flags);
+	used = idx < IRDMA_HW_MCGS && hw->mcgs[idx].used;
+	if (used)
+		*mcg = hw->mcgs[idx].mcg;
+	spin_unlock_irqrestore(&irdma_hw_lock, flags);
+	return used;
+}
+
+/**
+ * irdma_hw_model_mcgs - count the multicast groups
+ * @hw: the model
+ *
+ * Return: how many CREATE_MCG made and DESTROY_MCG did not take away.
+ */
+u32 irdma_hw_model_mcgs(struct irdma_hw_model *hw)
+{
+	return irdma_hw_count_used(hw->mcgs, IRDMA_HW_MCGS);
 }

@@ -20,8 +20,15 @@ struct kunit;
 #define IRDMA_HW_OP_DESTROY_CQ		0x05
 #define IRDMA_HW_OP_ALLOC_STAG		0x09
 #define IRDMA_HW_OP_DEALLOC_STAG	0x0d
+#define IRDMA_HW_OP_MANAGE_ARP		0x0f
+#define IRDMA_HW_OP_CREATE_AH		0x1c
+#define IRDMA_HW_OP_DESTROY_AH		0x1e
 #define IRDMA_HW_OP_UPDATE_PE_SDS	0x1f
 #define IRDMA_HW_OP_FLUSH_WQES		0x22
+#define IRDMA_HW_OP_CREATE_MCG		0x26
+#define IRDMA_HW_OP_MODIFY_MCG		0x27
+#define IRDMA_HW_OP_DESTROY_MCG		0x28
+#define IRDMA_HW_OP_WS_NODE		0x2c
 #define IRDMA_HW_OP_GATHER_STATS	0x2e
 #define IRDMA_HW_OP_MAX			0x40
 
@@ -33,6 +40,8 @@ struct kunit;
 #define IRDMA_HW_QPS_RTR		4
 #define IRDMA_HW_QPS_TERMINATE		5
 #define IRDMA_HW_QPS_ERROR		6
+/* RoCE's SQD shares CLOSING's encoding */
+#define IRDMA_HW_QPS_SQD		3
 
 /* QP types of the QP commands' QPTYPE field */
 #define IRDMA_HW_QPT_IWARP		1
@@ -52,6 +61,18 @@ struct kunit;
 
 /* Fragment slots of an SQ WQE: 13 SGEs, immediate data or padding */
 #define IRDMA_HW_SQ_FRAGS		15
+
+/* Work scheduler node operations of the WS_NODE command */
+#define IRDMA_HW_WS_ADD			0
+#define IRDMA_HW_WS_MODIFY		1
+#define IRDMA_HW_WS_DELETE		2
+/* Work scheduler node IDs, ARP cache entries and AHs the model keeps */
+#define IRDMA_HW_WS_NODES		1024
+#define IRDMA_HW_ARP_ENTRIES		4096
+#define IRDMA_HW_AHS			1024
+#define IRDMA_HW_MCGS			1024
+/* QPs a multicast group context holds */
+#define IRDMA_HW_MCG_QPS		8
 
 /* Decoded CQP WQEs the model keeps, the last ones */
 #define IRDMA_HW_LOG_LEN		64
@@ -103,6 +124,13 @@ struct irdma_hw_sd {
  *	in memory (not copied here)
  * @stats: GATHER_STATS fields: where the block goes, and whose counters
  *	(a statistics instance or an HMC function) it asks for
+ * @arp: MANAGE_ARP fields: add (@arp.valid) or delete an ARP cache entry
+ * @ws: WS_NODE fields: add, modify or delete a work scheduler node
+ * @ah: CREATE_AH / DESTROY_AH fields: an address vector, IPs host-endian
+ *	(an IPv4 one in @ah.dest_ip[3] and @ah.src_ip[3])
+ * @mcg: CREATE_MCG / MODIFY_MCG / DESTROY_MCG fields (@mcg.n and
+ *	@mcg.qp: the members the model read from the group context)
+ * @ret: what the completion returns in its CQE (a leaf's QS handle)
  */
 struct irdma_hw_wqe {
 	u64 seq;
@@ -186,7 +214,53 @@ struct irdma_hw_wqe {
 			bool use_inst;
 			u8 inst;
 		} stats;
+		struct {
+			u32 idx;
+			bool valid;
+			bool permanent;
+			u8 mac[6];
+		} arp;
+		struct {
+			u8 op;
+			u32 id;
+			u32 parent;
+			u32 vsi;
+			u8 tc;
+			u8 weight;
+			u8 prio_type;
+			bool leaf;
+			bool enable;
+		} ws;
+		struct {
+			u32 idx;
+			u32 pd;
+			u8 mac[6];
+			u16 vlan_tag;
+			bool insert_vlan;
+			u8 tc;
+			u32 arp_idx;
+			u32 flow_label;
+			u8 hop_limit;
+			bool ipv4;
+			bool loopback;
+			u32 dest_ip[4];
+			u32 src_ip[4];
+		} ah;
+		struct irdma_hw_mcg {
+			u32 idx;
+			u8 mac[6];
+			u32 ip[4];
+			bool ipv4;
+			bool vlan_valid;
+			u16 vlan_id;
+			u16 qs_handle;
+			u8 hmc_fn;
+			u64 ctx_pa;
+			u32 n;
+			u32 qp[IRDMA_HW_MCG_QPS];
+		} mcg;
 	};
+	u32 ret;
 };
 
 /**
@@ -319,7 +393,9 @@ struct irdma_hw_cq {
  * @recv_cq: the CQ of its RQ
  * @pd: its PD
  * @comp_ctx: what its CQEs carry as their QP context
- * @iwarp: the context's iWARP mode bit
+ * @iwarp: the context's iWARP mode bit (iWARP QPs only)
+ * @roce: RoCE QPs: their context's RoCE fields (addresses host-endian,
+ *	an IPv4 one in word 3), as the last QP command read them
  * @modifies: MODIFY_QPs taken
  * @flushes: FLUSH_WQESs taken
  * @sq_flushed: a flush of the SQ was asked for
@@ -341,11 +417,55 @@ struct irdma_hw_qp {
 	u32 pd;
 	u64 comp_ctx;
 	bool iwarp;
+	struct {
+		u32 dest_qp;
+		u32 qkey;
+		u16 pkey;
+		u32 snd_mss;
+		u32 arp_idx;
+		u16 vlan_tag;
+		bool insert_vlan;
+		bool ipv4;
+		u32 dest_ip[4];
+		u32 local_ip[4];
+		u8 ttl;
+		u8 tos;
+		u32 flow_label;
+		u16 src_port;
+		u16 dst_port;
+		u32 psn_nxt;
+		u32 epsn;
+		u8 ord;
+		bool rd_ok;
+		bool wr_ok;
+		u8 rnr_thresh;
+		u8 rexmit_thresh;
+		u16 qs_handle;
+		u8 mac[6];
+	} roce;
 	u32 modifies;
 	u32 flushes;
 	bool sq_flushed;
 	bool rq_flushed;
 	u32 doorbells;
+};
+
+/**
+ * struct irdma_hw_ws_node - a work scheduler node as the model holds it
+ * @parent: its parent's ID (its own for the root)
+ * @vsi: the VSI it serves
+ * @tc: its traffic class
+ * @leaf: a leaf, which QPs name by its QS handle
+ * @enable: enabled by the last ADD or MODIFY
+ * @qs_handle: the QS handle the ADD of a leaf returned
+ */
+struct irdma_hw_ws_node {
+	u32 parent;
+	u32 vsi;
+	u8 tc;
+	bool leaf;
+	bool enable;
+	u16 qs_handle;
 };
 
 /**
@@ -438,5 +558,14 @@ int irdma_hw_model_cq_post(struct irdma_hw_model *hw, u32 cq_id,
 			   const struct irdma_hw_cqe *cqe);
 bool irdma_hw_model_rq_wqe(struct irdma_hw_model *hw, u32 qp_id, u32 idx,
 			   struct irdma_hw_rq_wqe *wqe);
+bool irdma_hw_model_arp(struct irdma_hw_model *hw, u32 idx, u8 *mac);
+u32 irdma_hw_model_ws_find(struct irdma_hw_model *hw, u16 qs_handle,
+			   struct irdma_hw_ws_node *node);
+u32 irdma_hw_model_ws_nodes(struct irdma_hw_model *hw);
+bool irdma_hw_model_ah(struct irdma_hw_model *hw, u32 idx,
+		       struct irdma_hw_wqe *create);
+bool irdma_hw_model_mcg(struct irdma_hw_model *hw, u32 idx,
+			struct irdma_hw_mcg *mcg);
+u32 irdma_hw_model_mcgs(struct irdma_hw_model *hw);
 
 #endif /* IRDMA_HW_MODEL_H */

@@ -2,8 +2,10 @@
 /*
  * A mock irdma device for KUnit.
  *
- * The mock is an E810 (GEN2) PCI function in iWARP mode with nothing
- * behind it: BAR0 is a buffer, the HMC backing pages are ordinary
+ * The mock is an E810 (GEN2) PCI function in iWARP mode, or in RoCEv2
+ * mode (a profile: its netdev registered for the RDMA core's GID table,
+ * the mock in ice's place for the work scheduler's queue sets), with
+ * nothing behind it: BAR0 is a buffer, the HMC backing pages are ordinary
  * memory, and the firmware is a model (irdma_hw_model.c) that answers
  * the control QP (CQP) at the BAR's doorbells.  As much of it as
  * possible is set up by the driver's own code, so that the suites test
@@ -405,6 +407,8 @@ static void irdma_mock_setup_ceq(struct irdma_mock *mock)
 	ceq->vsi = &mock->iwdev->vsi;
 	rf->sc_dev.ceq[0] = ceq;
 	rf->ceqs_count = 1;
+	/* As irdma_setup_ceqs() leaves it: CQP callers may wait for events */
+	rf->sc_dev.ceq_valid = true;
 }
 
 static void irdma_mock_free_wq(void *wq)
@@ -428,17 +432,57 @@ static void irdma_mock_free_ibdev(void *data)
  */
 static void irdma_mock_free_netdev(void *data)
 {
+	struct net_device *netdev = data;
+
+	if (netdev->reg_state == NETREG_REGISTERED)
+		unregister_netdev(netdev);
 	flush_workqueue(ib_wq);
 	rcu_barrier();
-	free_netdev(data);
+	free_netdev(netdev);
+}
+
+/* ice's netdev ops are its own business: the RDMA side calls none */
+static const struct net_device_ops irdma_mock_netdev_ops;
+
+/*
+ * What ice does for irdma's work scheduler: hold a queue set for each
+ * leaf node (a TEID in its own scheduler tree), or refuse it as a full
+ * scheduler would.
+ */
+static int irdma_mock_register_qset(struct irdma_sc_vsi *vsi,
+				    struct irdma_ws_node *tc_node)
+{
+	struct irdma_device *iwdev = vsi->back_vsi;
+	struct irdma_mock *mock = irdma_mock_from_rf(iwdev->rf);
+	int ret = mock->qset_refuse;
+
+	mock->qset_calls++;
+	if (ret) {
+		mock->qset_refuse = 0;
+		return ret;
+	}
+	mock->qsets++;
+	tc_node->l2_sched_node_id = 0x100 + tc_node->index;
+	vsi->qos[tc_node->user_pri].l2_sched_node_id = tc_node->l2_sched_node_id;
+	return 0;
+}
+
+static void irdma_mock_unregister_qset(struct irdma_sc_vsi *vsi,
+				       struct irdma_ws_node *tc_node)
+{
+	struct irdma_device *iwdev = vsi->back_vsi;
+
+	irdma_mock_from_rf(iwdev->rf)->qsets--;
 }
 
 /*
  * The RDMA device and the netdev of its port, which ice would have made
- * and probe found.  The netdev is never registered; registration holds a
- * reference to it until unregistration, so it goes after the ib_device.
+ * and probe found.  In iWARP mode the netdev is never registered; in
+ * RoCE mode it is, down, so that the RDMA core's GID table gets its
+ * default GID.  Registration holds a reference to it until
+ * unregistration, so it goes after the ib_device.
  */
-static void irdma_mock_setup_iwdev(struct irdma_mock *mock)
+static void irdma_mock_setup_iwdev(struct irdma_mock *mock, bool roce)
 {
 	struct irdma_vsi_init_info vsi_info = {};
 	struct irdma_l2params l2 = {};
@@ -452,6 +496,12 @@ static void irdma_mock_setup_iwdev(struct irdma_mock *mock)
 	ret = kunit_add_action_or_reset(test, irdma_mock_free_netdev, netdev);
 	KUNIT_ASSERT_EQ(test, ret, 0);
 	eth_hw_addr_random(netdev);
+	netdev->netdev_ops = &irdma_mock_netdev_ops;
+	if (roce) {
+		ret = register_netdev(netdev);
+		KUNIT_ASSERT_EQ(test, ret, 0);
+		mock->netdev_registered = true;
+	}
 
 	iwdev = ib_alloc_device(irdma_device, ibdev);
 	KUNIT_ASSERT_NOT_NULL(test, iwdev);
@@ -462,12 +512,20 @@ static void irdma_mock_setup_iwdev(struct irdma_mock *mock)
 	mock->rf.iwdev = iwdev;
 	iwdev->rf = &mock->rf;
 	iwdev->netdev = netdev;
-	iwdev->roce_mode = false;
+	iwdev->roce_mode = roce;
+	iwdev->roce_cwnd = IRDMA_ROCE_CWND_DEFAULT;
+	iwdev->roce_ackcreds = IRDMA_ROCE_ACKCREDS_DEFAULT;
+	mutex_init(&iwdev->ah_tbl_lock);
 	/*
-	 * The VSI as irdma_rt_init_hw() sets it up, without the LAN
-	 * driver's qset registration: the work scheduler tree is ice's
-	 * business, and QPs join no node of it.
+	 * The VSI as irdma_rt_init_hw() sets it up.  In iWARP mode without
+	 * the LAN driver's qset registration: QPs made without a CM join
+	 * no node of the work scheduler.  In RoCE mode every QP does, and
+	 * the mock answers for ice.
 	 */
+	if (roce) {
+		vsi_info.register_qset = irdma_mock_register_qset;
+		vsi_info.unregister_qset = irdma_mock_unregister_qset;
+	}
 	l2.mtu = netdev->mtu;
 	vsi_info.dev = &mock->rf.sc_dev;
 	vsi_info.back_vsi = iwdev;
@@ -667,10 +725,11 @@ struct irdma_mock *irdma_mock_create(struct kunit *test,
 	rf->gen_ops.request_reset = irdma_mock_request_reset;
 
 	rf->rdma_ver = IRDMA_GEN_2;
-	rf->protocol_used = IRDMA_IWARP_PROTOCOL_ONLY;
+	rf->protocol_used = p.profile == IRDMA_MOCK_E810_ROCE ?
+			    IRDMA_ROCE_PROTOCOL_ONLY : IRDMA_IWARP_PROTOCOL_ONLY;
 	rf->hw.device = mock->dev;
 	rf->pble_rsrc = &mock->pble_rsrc;
-	irdma_mock_setup_iwdev(mock);
+	irdma_mock_setup_iwdev(mock, p.profile == IRDMA_MOCK_E810_ROCE);
 
 	init.hw = &rf->hw;
 	init.bar0 = (void __iomem __force *)mock->bar;
@@ -770,6 +829,201 @@ u32 irdma_mock_cqp_avail(struct irdma_mock *mock)
 	return n;
 }
 
+/*
+ * Where the function keeps the IDs and objects of @kind, how many, which
+ * CQP command creates one and what the RDMA core tracks them as (AHs:
+ * nothing).
+ */
+static void irdma_mock_id_space(struct irdma_mock *mock,
+				enum irdma_mock_objs kind,
+				unsigned long **ids, void ***table, u32 *max,
+				u8 *create_op, int *restrack)
+{
+	struct irdma_pci_f *rf = &mock->rf;
+
+	switch (kind) {
+	case IRDMA_MOCK_CQS:
+		*ids = rf->allocated_cqs;
+		*table = (void **)rf->cq_table;
+		*max = rf->max_cq;
+		*create_op = IRDMA_HW_OP_CREATE_CQ;
+		*restrack = RDMA_RESTRACK_CQ;
+		return;
+	case IRDMA_MOCK_QPS:
+		*ids = rf->allocated_qps;
+		*table = (void **)rf->qp_table;
+		*max = rf->max_qp;
+		*create_op = IRDMA_HW_OP_CREATE_QP;
+		*restrack = RDMA_RESTRACK_QP;
+		return;
+	case IRDMA_MOCK_AHS:
+		*ids = rf->allocated_ahs;
+		*table = NULL;
+		*max = rf->max_ah;
+		*create_op = IRDMA_HW_OP_CREATE_AH;
+		*restrack = -1;
+		return;
+	}
+	KUNIT_FAIL_AND_ABORT(mock->test, "no IDs of kind %d", kind);
+}
+
+static const char *const irdma_mock_obj_names[] = {
+	[IRDMA_MOCK_CQS] = "CQ", [IRDMA_MOCK_QPS] = "QP", [IRDMA_MOCK_AHS] = "AH",
+};
+
+/**
+ * irdma_mock_save_ids - take what a failing verb must give back
+ * @mock: the mock device
+ * @kind: which IDs
+ * @s: where to keep it; its copies go with the test
+ */
+void irdma_mock_save_ids(struct irdma_mock *mock, enum irdma_mock_objs kind,
+			 struct irdma_mock_ids *s)
+{
+	struct kunit *test = mock->test;
+	unsigned long *ids;
+	void **table;
+	int restrack;
+	u8 op;
+
+	irdma_mock_id_space(mock, kind, &ids, &table, &s->max, &op, &restrack);
+	s->kind = kind;
+	s->ids = kunit_kcalloc(test, BITS_TO_LONGS(s->max), sizeof(long),
+			       GFP_KERNEL);
+	s->table = kunit_kcalloc(test, s->max, sizeof(*s->table), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, s->ids);
+	KUNIT_ASSERT_NOT_NULL(test, s->table);
+	bitmap_copy(s->ids, ids, s->max);
+	if (table)
+		memcpy(s->table, table, s->max * sizeof(*s->table));
+	s->cqp_avail = irdma_mock_cqp_avail(mock);
+	s->creates = irdma_hw_model_op_count(mock->hw, op);
+	s->tracked = restrack < 0 ? 0 :
+		     rdma_restrack_count(&mock->iwdev->ibdev, restrack, false);
+}
+
+/**
+ * irdma_mock_expect_ids - expect the IDs as irdma_mock_save_ids() took them
+ * @mock: the mock device
+ * @was: what it took
+ *
+ * The ID bitmap and the table of objects by ID exactly as they were (no
+ * ID leaked or freed, no entry left behind for the event handlers to
+ * find), every CQP request back, as many objects tracked; for CQs, the
+ * CCQ's CQ 0 still taken.
+ */
+void irdma_mock_expect_ids(struct irdma_mock *mock,
+			   const struct irdma_mock_ids *was)
+{
+	struct kunit *test = mock->test;
+	const char *name = irdma_mock_obj_names[was->kind];
+	unsigned long *ids;
+	void **table;
+	int restrack;
+	u32 max, i;
+	u8 op;
+
+	irdma_mock_id_space(mock, was->kind, &ids, &table, &max, &op,
+			    &restrack);
+	KUNIT_ASSERT_EQ(test, max, was->max);
+	KUNIT_EXPECT_TRUE_MSG(test, bitmap_equal(ids, was->ids, max),
+			      "%s IDs changed: %*pbl, were %*pbl", name,
+			      max, ids, max, was->ids);
+	for (i = 0; table && i < max; i++)
+		KUNIT_EXPECT_PTR_EQ_MSG(test, table[i], was->table[i],
+					"%s table entry %u", name, i);
+	if (was->kind == IRDMA_MOCK_CQS)
+		KUNIT_EXPECT_TRUE(test, test_bit(0, ids));
+	KUNIT_EXPECT_EQ(test, irdma_mock_cqp_avail(mock), was->cqp_avail);
+	if (restrack >= 0)
+		KUNIT_EXPECT_EQ(test, rdma_restrack_count(&mock->iwdev->ibdev,
+							  restrack, false),
+				was->tracked);
+}
+
+/**
+ * irdma_mock_cqp_cmd - a CQ or QP command of the driver's own, behind the
+ *	verbs' back
+ * @mock: the mock device
+ * @cmd: IRDMA_OP_CQ_CREATE, IRDMA_OP_CQ_DESTROY or IRDMA_OP_QP_DESTROY
+ * @obj: the &struct ib_cq, or the &struct ib_qp, it names
+ *
+ * Sends the command straight through the driver's CQP, waiting for its
+ * completion, as the driver's lower layers would.
+ *
+ * Return: what irdma_handle_cqp_op() returns.
+ */
+int irdma_mock_cqp_cmd(struct irdma_mock *mock, u8 cmd, void *obj)
+{
+	struct irdma_pci_f *rf = &mock->rf;
+	struct irdma_cqp_request *req;
+	struct cqp_cmds_info *info;
+	int ret;
+
+	req = irdma_alloc_and_get_cqp_request(&rf->cqp, true);
+	KUNIT_ASSERT_NOT_NULL(mock->test, req);
+	info = &req->info;
+	info->cqp_cmd = cmd;
+	info->post_sq = 1;
+	switch (cmd) {
+	case IRDMA_OP_CQ_CREATE:
+		info->in.u.cq_create.cq = &to_iwcq(obj)->sc_cq;
+		info->in.u.cq_create.check_overflow = true;
+		info->in.u.cq_create.scratch = (uintptr_t)req;
+		break;
+	case IRDMA_OP_CQ_DESTROY:
+		info->in.u.cq_destroy.cq = &to_iwcq(obj)->sc_cq;
+		info->in.u.cq_destroy.scratch = (uintptr_t)req;
+		break;
+	case IRDMA_OP_QP_DESTROY:
+		info->in.u.qp_destroy.qp = &to_iwqp(obj)->sc_qp;
+		info->in.u.qp_destroy.scratch = (uintptr_t)req;
+		break;
+	default:
+		irdma_put_cqp_request(&rf->cqp, req);
+		KUNIT_FAIL_AND_ABORT(mock->test, "CQP command %u", cmd);
+	}
+	ret = irdma_handle_cqp_op(rf, req);
+	irdma_put_cqp_request(&rf->cqp, req);
+	return ret;
+}
+
+/**
+ * irdma_mock_tc_change - ice changes the port's traffic classes
+ * @mock: a RoCE mock device
+ * @begin: the change begins (ice's event before it), else it is over
+ * @reset: at its beginning, the work scheduler tree is torn down too
+ *
+ * What irdma's handler of ice's TC change events leaves behind, which the
+ * mock cannot call (it is irdma's auxiliary driver's): while a change is
+ * pending, the VSI takes no QP into its work scheduler; and at the
+ * beginning the tree is reset, every leaf and its queue set given back,
+ * to be built again for the QPs made after.  The QPs that exist are not
+ * suspended and resumed: none of the mock's moves any traffic.
+ */
+void irdma_mock_tc_change(struct irdma_mock *mock, bool begin, bool reset)
+{
+	struct irdma_sc_vsi *vsi = &mock->iwdev->vsi;
+
+	vsi->tc_change_pending = begin;
+	if (begin && reset)
+		vsi->dev->ws_reset(vsi);
+}
+
+/**
+ * irdma_mock_ccq_event - the CCQ's completion event
+ * @mock: the mock device
+ *
+ * What the CEQ interrupt of a real function does when the hardware has
+ * written CCQ entries: the driver's own CCQ handler completes every CQP
+ * request the model answered, the ones nobody waits for too (a
+ * DESTROY_AH, an ARP cache update).  The mock has no interrupt.
+ */
+void irdma_mock_ccq_event(struct irdma_mock *mock)
+{
+	irdma_cqp_ce_handler(&mock->rf, &mock->rf.ccq.sc_cq);
+}
+
 /**
  * irdma_mock_last_wqe - the last CQP WQE the model took
  * @mock: the mock device
@@ -788,6 +1042,30 @@ void irdma_mock_last_wqe(struct irdma_mock *mock, u8 opcode,
 	KUNIT_ASSERT_GT(test, n, 0);
 	KUNIT_ASSERT_TRUE(test, irdma_hw_model_wqe(mock->hw, n - 1, w));
 	KUNIT_EXPECT_EQ(test, w->opcode, opcode);
+}
+
+/**
+ * irdma_mock_wqe_since - the first CQP WQE of an opcode from a point on
+ * @mock: the mock device
+ * @seq: where to start: irdma_hw_model_wqes() before the verb
+ * @opcode: the IRDMA_HW_OP_* to find
+ * @w: where to copy the model's decoding of it
+ *
+ * For a verb whose command the driver's workers may follow with others
+ * of their own (a FLUSH_WQES after a MODIFY_QP to ERR).  Fails the test
+ * if the model took none since @seq, or no longer holds them.
+ */
+void irdma_mock_wqe_since(struct irdma_mock *mock, u64 seq, u8 opcode,
+			  struct irdma_hw_wqe *w)
+{
+	u64 n = irdma_hw_model_wqes(mock->hw);
+
+	for (; seq < n; seq++) {
+		KUNIT_ASSERT_TRUE(mock->test, irdma_hw_model_wqe(mock->hw, seq, w));
+		if (w->opcode == opcode)
+			return;
+	}
+	KUNIT_FAIL_AND_ABORT(mock->test, "no CQP WQE of opcode %#x", opcode);
 }
 
 KUNIT_DEFINE_ACTION_WRAPPER(irdma_mock_destroy_cq, ib_destroy_cq,

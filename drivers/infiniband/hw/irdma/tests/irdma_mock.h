@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /*
- * A mock irdma device for KUnit: an E810 (GEN2) function in iWARP mode
- * that lives in memory only.  See irdma_mock.c.
+ * A mock irdma device for KUnit: an E810 (GEN2) function in iWARP or
+ * RoCEv2 mode that lives in memory only.  See irdma_mock.c.
  */
 #ifndef IRDMA_MOCK_H
 #define IRDMA_MOCK_H
@@ -14,6 +14,18 @@ struct irdma_hw_wqe;
 struct kunit;
 
 /**
+ * enum irdma_mock_profile - what a mock device is
+ * @IRDMA_MOCK_E810_IWARP: an E810 (GEN2) function in iWARP mode
+ * @IRDMA_MOCK_E810_ROCE: an E810 function in RoCEv2 mode: its netdev is
+ *	registered, so that the RDMA core finds its default GID, and the
+ *	mock plays ice's part in the work scheduler (register_qset)
+ */
+enum irdma_mock_profile {
+	IRDMA_MOCK_E810_IWARP,
+	IRDMA_MOCK_E810_ROCE,
+};
+
+/**
  * struct irdma_mock_params - the shape of a mock device
  * @max_mr: MR objects of the HMC: the size of the stag bitmap
  * @pble_head_pages: pages of PBLEs at the end of the first segment
@@ -23,6 +35,7 @@ struct kunit;
  *	allocator adds as a second chunk the first time the first one
  *	cannot satisfy a request
  * @cqp_requests: CQP requests in the preallocated pool
+ * @profile: the device, E810 in iWARP mode (0) by default
  *
  * A zero field takes its default: 4096 MRs, 2 head pages (1024 PBLEs),
  * 8 tail pages (4096 PBLEs) and 16 requests.
@@ -32,6 +45,7 @@ struct irdma_mock_params {
 	u32 pble_head_pages;
 	u32 pble_tail_pages;
 	u32 cqp_requests;
+	enum irdma_mock_profile profile;
 };
 
 /**
@@ -55,6 +69,10 @@ struct irdma_mock_params {
  *	@rf.allocated_pds
  * @cqp_pool: the preallocated CQP requests of @rf.cqp
  * @cqp_pool_len: their number
+ * @netdev_registered: the netdev is registered (RoCE)
+ * @qsets: queue sets ice holds for the function's work scheduler leaves
+ * @qset_calls: register_qset calls ice got
+ * @qset_refuse: the errno ice gives the next register_qset, or 0
  */
 struct irdma_mock {
 	struct kunit *test;
@@ -69,6 +87,10 @@ struct irdma_mock {
 	struct irdma_pd pd;
 	struct irdma_cqp_request *cqp_pool;
 	u32 cqp_pool_len;
+	bool netdev_registered;
+	int qsets;
+	u32 qset_calls;
+	int qset_refuse;
 };
 
 /**
@@ -147,6 +169,44 @@ struct irdma_mock_wqe {
 	u64 fr_pbl_addr;
 };
 
+/**
+ * enum irdma_mock_objs - objects whose IDs irdma_mock_save_ids() keeps
+ * @IRDMA_MOCK_CQS: CQs: allocated_cqs, cq_table, CREATE_CQ, restrack's CQs
+ * @IRDMA_MOCK_QPS: QPs: allocated_qps, qp_table, CREATE_QP, restrack's QPs
+ * @IRDMA_MOCK_AHS: AHs: allocated_ahs, CREATE_AH; neither a table nor
+ *	restrack entries
+ */
+enum irdma_mock_objs {
+	IRDMA_MOCK_CQS,
+	IRDMA_MOCK_QPS,
+	IRDMA_MOCK_AHS,
+};
+
+/**
+ * struct irdma_mock_ids - a kind of object's IDs as they were
+ * @kind: which IDs
+ * @max: how many IDs the function has of them
+ * @ids: the ID bitmap (allocated_cqs, allocated_qps or allocated_ahs),
+ *	copied
+ * @table: the objects the event handlers find by ID (cq_table or
+ *	qp_table), copied; AHs have none
+ * @cqp_avail: free CQP requests
+ * @creates: CREATE_CQ, CREATE_QP or CREATE_AH WQEs the model took
+ * @tracked: such objects the RDMA core tracks on the device (not AHs)
+ *
+ * What a verb that fails must give back: irdma_mock_save_ids() takes it
+ * before, irdma_mock_expect_ids() compares after.
+ */
+struct irdma_mock_ids {
+	enum irdma_mock_objs kind;
+	u32 max;
+	unsigned long *ids;
+	void **table;
+	u32 cqp_avail;
+	u32 creates;
+	int tracked;
+};
+
 struct irdma_mock *irdma_mock_create(struct kunit *test,
 				     const struct irdma_mock_params *params);
 struct irdma_mock *irdma_mock_from_rf(struct irdma_pci_f *rf);
@@ -161,11 +221,22 @@ struct ib_cq *irdma_mock_verbs_cq(struct irdma_mock *mock, int cqe);
 struct ib_qp *irdma_mock_verbs_qp(struct irdma_mock *mock, struct ib_pd *pd,
 				  struct ib_cq *cq, const struct ib_qp_cap *cap);
 
+void irdma_mock_save_ids(struct irdma_mock *mock, enum irdma_mock_objs kind,
+			 struct irdma_mock_ids *s);
+void irdma_mock_expect_ids(struct irdma_mock *mock,
+			   const struct irdma_mock_ids *was);
+
+void irdma_mock_ccq_event(struct irdma_mock *mock);
+void irdma_mock_tc_change(struct irdma_mock *mock, bool begin, bool reset);
+int irdma_mock_cqp_cmd(struct irdma_mock *mock, u8 cmd, void *obj);
+
 u64 *irdma_mock_pble(struct irdma_mock *mock, u32 idx);
 u64 irdma_mock_mr_page(struct irdma_mock *mock, struct ib_mr *mr, u32 i);
 u32 irdma_mock_cqp_avail(struct irdma_mock *mock);
 void irdma_mock_last_wqe(struct irdma_mock *mock, u8 opcode,
 			 struct irdma_hw_wqe *w);
+void irdma_mock_wqe_since(struct irdma_mock *mock, u64 seq, u8 opcode,
+			  struct irdma_hw_wqe *w);
 u32 irdma_mock_reg(struct irdma_mock *mock, enum irdma_registers reg);
 void irdma_mock_set_reg(struct irdma_mock *mock, enum irdma_registers reg,
 			u32 val);

@@ -29,46 +29,6 @@
 /* The SEND opcode, which an RQ CQE of a received SEND carries */
 #define CQ_TEST_OP_SEND		0x03
 
-/* What a failing verb must give back */
-struct cq_state {
-	unsigned long *ids;
-	u32 cqp_avail;
-	u32 creates;
-	int cqs;
-};
-
-static void cq_state(struct irdma_mock *mock, struct cq_state *s)
-{
-	struct irdma_pci_f *rf = &mock->rf;
-
-	s->ids = kunit_kcalloc(mock->test, BITS_TO_LONGS(rf->max_cq),
-			       sizeof(long), GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(mock->test, s->ids);
-	bitmap_copy(s->ids, rf->allocated_cqs, rf->max_cq);
-	s->cqp_avail = irdma_mock_cqp_avail(mock);
-	s->creates = irdma_hw_model_op_count(mock->hw, IRDMA_HW_OP_CREATE_CQ);
-	s->cqs = rdma_restrack_count(&mock->iwdev->ibdev, RDMA_RESTRACK_CQ,
-				     false);
-}
-
-/* The CQ IDs exactly as they were: the CCQ's (0) among them */
-static void expect_cq_state(struct kunit *test, struct irdma_mock *mock,
-			    const struct cq_state *was)
-{
-	struct irdma_pci_f *rf = &mock->rf;
-
-	KUNIT_EXPECT_TRUE_MSG(test, bitmap_equal(rf->allocated_cqs, was->ids,
-						 rf->max_cq),
-			      "CQ IDs changed: %*pbl, were %*pbl",
-			      rf->max_cq, rf->allocated_cqs, rf->max_cq,
-			      was->ids);
-	KUNIT_EXPECT_TRUE(test, test_bit(0, rf->allocated_cqs));
-	KUNIT_EXPECT_EQ(test, irdma_mock_cqp_avail(mock), was->cqp_avail);
-	KUNIT_EXPECT_EQ(test, rdma_restrack_count(&mock->iwdev->ibdev,
-						  RDMA_RESTRACK_CQ, false),
-			was->cqs);
-}
-
 static u32 cq_id(struct ib_cq *cq)
 {
 	return to_iwcq(cq)->cq_num;
@@ -202,11 +162,11 @@ static void cq_create(struct kunit *test)
 	const int cqe = *(const int *)test->param_value;
 	struct irdma_mock *mock = irdma_mock_create(test, NULL);
 	struct irdma_hw_cq hw;
-	struct cq_state was;
+	struct irdma_mock_ids was;
 	struct ib_cq *cq;
 	u32 id;
 
-	cq_state(mock, &was);
+	irdma_mock_save_ids(mock, IRDMA_MOCK_CQS, &was);
 	cq = create_cq(mock, cqe, 0, 0);
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, cq);
 	id = cq_id(cq);
@@ -227,7 +187,7 @@ static void cq_create(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, irdma_hw_model_op_count(mock->hw,
 						      IRDMA_HW_OP_DESTROY_CQ),
 			1);
-	expect_cq_state(test, mock, &was);
+	irdma_mock_expect_ids(mock, &was);
 }
 
 /* The DESTROY_CQ WQE names the CQ the CREATE_CQ made */
@@ -270,12 +230,7 @@ static void cq_id_reused(struct kunit *test)
 
 static const int bad_cqes[] = { 0, -1, IRDMA_MAX_CQ_SIZE + 1, INT_MAX };
 
-static void bad_cqe_desc(const int *cqe, char *desc)
-{
-	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "cqe %d", *cqe);
-}
-
-KUNIT_ARRAY_PARAM(bad_cqe, bad_cqes, bad_cqe_desc);
+KUNIT_ARRAY_PARAM(bad_cqe, bad_cqes, create_cqe_desc);
 
 /*
  * A CQ of no completions, or of more than the device has, is refused
@@ -286,10 +241,10 @@ static void cq_create_bad_cqe(struct kunit *test)
 {
 	const int cqe = *(const int *)test->param_value;
 	struct irdma_mock *mock = irdma_mock_create(test, NULL);
-	struct cq_state was;
+	struct irdma_mock_ids was;
 	struct ib_cq *cq;
 
-	cq_state(mock, &was);
+	irdma_mock_save_ids(mock, IRDMA_MOCK_CQS, &was);
 	cq = create_cq(mock, cqe, 0, 0);
 	KUNIT_EXPECT_EQ(test, PTR_ERR_OR_ZERO(cq), -EINVAL);
 	if (!IS_ERR(cq))
@@ -297,22 +252,22 @@ static void cq_create_bad_cqe(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, irdma_hw_model_op_count(mock->hw,
 						      IRDMA_HW_OP_CREATE_CQ),
 			was.creates);
-	expect_cq_state(test, mock, &was);
+	irdma_mock_expect_ids(mock, &was);
 }
 
 /* Creation flags the device does not have are refused, nothing taken */
 static void cq_create_bad_flags(struct kunit *test)
 {
 	struct irdma_mock *mock = irdma_mock_create(test, NULL);
-	struct cq_state was;
+	struct irdma_mock_ids was;
 	struct ib_cq *cq;
 
-	cq_state(mock, &was);
+	irdma_mock_save_ids(mock, IRDMA_MOCK_CQS, &was);
 	cq = create_cq(mock, 16, 0, IB_UVERBS_CQ_FLAGS_IGNORE_OVERRUN);
 	KUNIT_EXPECT_EQ(test, PTR_ERR_OR_ZERO(cq), -EOPNOTSUPP);
 	if (!IS_ERR(cq))
 		ib_destroy_cq(cq);
-	expect_cq_state(test, mock, &was);
+	irdma_mock_expect_ids(mock, &was);
 }
 
 static const u32 comp_vectors[] = { 0, 1, 5, U32_MAX };
@@ -334,39 +289,39 @@ static void cq_create_comp_vector(struct kunit *test)
 	const u32 vector = *(const u32 *)test->param_value;
 	struct irdma_mock *mock = irdma_mock_create(test, NULL);
 	struct irdma_hw_cq hw;
-	struct cq_state was;
+	struct irdma_mock_ids was;
 	struct ib_cq *cq;
 
-	cq_state(mock, &was);
+	irdma_mock_save_ids(mock, IRDMA_MOCK_CQS, &was);
 	cq = create_cq(mock, 16, vector, 0);
 	if (IS_ERR(cq)) {
 		KUNIT_EXPECT_LT(test, PTR_ERR(cq), 0);
 		KUNIT_EXPECT_NE(test, vector, 0);
-		expect_cq_state(test, mock, &was);
+		irdma_mock_expect_ids(mock, &was);
 		return;
 	}
 	model_cq(test, mock, cq, &hw);
 	KUNIT_EXPECT_TRUE(test, hw.ceq_id_valid);
 	KUNIT_EXPECT_LT(test, hw.ceq_id, mock->rf.ceqs_count);
 	ib_destroy_cq(cq);
-	expect_cq_state(test, mock, &was);
+	irdma_mock_expect_ids(mock, &was);
 }
 
 /* A CREATE_CQ the hardware fails: an error, the CQ ID given back */
 static void cq_create_cqp_fails(struct kunit *test)
 {
 	struct irdma_mock *mock = irdma_mock_create(test, NULL);
-	struct cq_state was;
+	struct irdma_mock_ids was;
 	struct ib_cq *cq;
 
-	cq_state(mock, &was);
+	irdma_mock_save_ids(mock, IRDMA_MOCK_CQS, &was);
 	irdma_hw_model_fail_next(mock->hw, IRDMA_HW_OP_CREATE_CQ, CQ_TEST_MAJ,
 				 CQ_TEST_MIN);
 	cq = create_cq(mock, 16, 0, 0);
 	KUNIT_EXPECT_TRUE(test, IS_ERR(cq));
 	if (!IS_ERR(cq))
 		ib_destroy_cq(cq);
-	expect_cq_state(test, mock, &was);
+	irdma_mock_expect_ids(mock, &was);
 	KUNIT_EXPECT_EQ(test, mock->resets, 0);
 }
 
@@ -379,11 +334,11 @@ static void cq_create_ids_exhausted(struct kunit *test)
 	struct irdma_mock *mock = irdma_mock_create(test, NULL);
 	u32 max = mock->rf.max_cq, n = 0, i;
 	struct irdma_hw_cq hw;
-	struct cq_state was, full;
+	struct irdma_mock_ids was, full;
 	struct ib_cq **cqs;
 	struct ib_cq *cq;
 
-	cq_state(mock, &was);
+	irdma_mock_save_ids(mock, IRDMA_MOCK_CQS, &was);
 	cqs = kunit_kcalloc(test, max, sizeof(*cqs), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, cqs);
 	for (;;) {
@@ -398,13 +353,13 @@ static void cq_create_ids_exhausted(struct kunit *test)
 	for (i = 0; i < n; i++)
 		KUNIT_EXPECT_TRUE(test, irdma_hw_model_cq(mock->hw,
 							  cq_id(cqs[i]), &hw));
-	cq_state(mock, &full);
+	irdma_mock_save_ids(mock, IRDMA_MOCK_CQS, &full);
 	cq = create_cq(mock, 2, 0, 0);
 	KUNIT_EXPECT_TRUE(test, IS_ERR(cq));
-	expect_cq_state(test, mock, &full);
+	irdma_mock_expect_ids(mock, &full);
 	for (i = 0; i < n; i++)
 		ib_destroy_cq(cqs[i]);
-	expect_cq_state(test, mock, &was);
+	irdma_mock_expect_ids(mock, &was);
 }
 
 /* ib_alloc_cq() and ib_free_cq(): the CQ in the hardware, then gone */
@@ -412,11 +367,11 @@ static void cq_alloc_free(struct kunit *test)
 {
 	struct irdma_mock *mock = irdma_mock_create(test, NULL);
 	struct irdma_hw_cq hw;
-	struct cq_state was;
+	struct irdma_mock_ids was;
 	struct ib_cq *cq;
 	u32 id;
 
-	cq_state(mock, &was);
+	irdma_mock_save_ids(mock, IRDMA_MOCK_CQS, &was);
 	cq = ib_alloc_cq(&mock->iwdev->ibdev, NULL, 64, 0, IB_POLL_DIRECT);
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, cq);
 	id = cq_id(cq);
@@ -424,7 +379,7 @@ static void cq_alloc_free(struct kunit *test)
 	KUNIT_EXPECT_GE(test, hw.size - 1, 64);
 	ib_free_cq(cq);
 	KUNIT_EXPECT_FALSE(test, irdma_hw_model_cq(mock->hw, id, &hw));
-	expect_cq_state(test, mock, &was);
+	irdma_mock_expect_ids(mock, &was);
 }
 
 /*
@@ -456,12 +411,7 @@ static const struct notify_case notify_cases[] = {
 	{ "solicited", IB_CQ_SOLICITED, false },
 };
 
-static void notify_desc(const struct notify_case *c, char *desc)
-{
-	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
-}
-
-KUNIT_ARRAY_PARAM(notify, notify_cases, notify_desc);
+KUNIT_ARRAY_PARAM_DESC(notify, notify_cases, name);
 
 /*
  * req_notify_cq as the hardware reads it in the shadow area: one arm, for
@@ -554,78 +504,62 @@ static void cq_notify_missed(struct kunit *test)
 	ib_destroy_cq(cq);
 }
 
-static const u32 poll_counts[] = { 1, 4, 15 };
+struct poll_case {
+	const char *name;
+	u32 n;		/* receives posted and completed */
+	u32 budget;	/* entries each ib_poll_cq() asks for */
+	bool error;	/* the hardware completes them in error */
+	u64 wr_id;	/* the first one's */
+};
 
-static void poll_count_desc(const u32 *n, char *desc)
+static const struct poll_case poll_cases[] = {
+	{ "1 completion", 1, 8, false, 1000 },
+	{ "4 completions", 4, 8, false, 1000 },
+	{ "15 completions", 15, 8, false, 1000 },
+	{ "empty", 0, 4, false, 0 },
+	{ "5 completions, budget 2", 5, 2, false, 0 },
+	{ "an error CQE", 1, 1, true, 77 },
+};
+
+KUNIT_ARRAY_PARAM_DESC(poll, poll_cases, name);
+
+/*
+ * Receive completions the hardware wrote come out of ib_poll_cq() in
+ * order, each whole and with its request's wr_id and QP, no more of them
+ * per call than asked for and the rest on the next calls; then the CQ is
+ * empty.  A CQE with an error is not a success, and still names its
+ * request.  An empty CQ polls nothing.
+ */
+static void cq_poll(struct kunit *test)
 {
-	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "%u completions", *n);
-}
-
-KUNIT_ARRAY_PARAM(poll_count, poll_counts, poll_count_desc);
-
-/* Receive completions the hardware wrote come out in order, each whole */
-static void cq_poll_recv(struct kunit *test)
-{
-	const u32 n = *(const u32 *)test->param_value;
+	const struct poll_case *c = test->param_value;
 	struct irdma_mock *mock = irdma_mock_create(test, NULL);
 	struct ib_cq *cq = irdma_mock_verbs_cq(mock, 16);
 	struct ib_qp *qp = cq_test_qp(mock, cq, 16);
-
-	post_recvs(test, qp, 1000, n);
-	complete_recvs(test, mock, cq, qp, 0, n, false);
-	expect_recvs(test, cq, qp, 1000, 0, n);
-	ib_destroy_qp(qp);
-	ib_destroy_cq(cq);
-}
-
-/* An empty CQ polls nothing */
-static void cq_poll_empty(struct kunit *test)
-{
-	struct irdma_mock *mock = irdma_mock_create(test, NULL);
-	struct ib_cq *cq = irdma_mock_verbs_cq(mock, 16);
-	struct ib_wc wc[4];
-
-	KUNIT_EXPECT_EQ(test, ib_poll_cq(cq, ARRAY_SIZE(wc), wc), 0);
-	ib_destroy_cq(cq);
-}
-
-/* poll_cq hands out no more than asked, and the rest later, in order */
-static void cq_poll_budget(struct kunit *test)
-{
-	struct irdma_mock *mock = irdma_mock_create(test, NULL);
-	struct ib_cq *cq = irdma_mock_verbs_cq(mock, 16);
-	struct ib_qp *qp = cq_test_qp(mock, cq, 16);
-	struct ib_wc wc[2];
-	u64 next = 0;
+	struct ib_wc wc[8];
+	u32 got = 0;
 	int ret, i;
 
-	post_recvs(test, qp, 0, 5);
-	complete_recvs(test, mock, cq, qp, 0, 5, false);
-	while ((ret = ib_poll_cq(cq, ARRAY_SIZE(wc), wc)) > 0) {
-		KUNIT_EXPECT_LE(test, ret, ARRAY_SIZE(wc));
-		for (i = 0; i < ret; i++)
-			KUNIT_EXPECT_EQ(test, wc[i].wr_id, next++);
+	KUNIT_ASSERT_LE(test, c->budget, ARRAY_SIZE(wc));
+	post_recvs(test, qp, c->wr_id, c->n);
+	complete_recvs(test, mock, cq, qp, 0, c->n, c->error);
+	while ((ret = ib_poll_cq(cq, c->budget, wc)) > 0) {
+		KUNIT_EXPECT_LE(test, ret, c->budget);
+		for (i = 0; i < ret; i++, got++) {
+			KUNIT_EXPECT_EQ(test, wc[i].wr_id, c->wr_id + got);
+			KUNIT_EXPECT_PTR_EQ(test, wc[i].qp, qp);
+			if (c->error) {
+				KUNIT_EXPECT_NE(test, wc[i].status,
+						IB_WC_SUCCESS);
+				continue;
+			}
+			KUNIT_EXPECT_EQ(test, wc[i].status, IB_WC_SUCCESS);
+			KUNIT_EXPECT_EQ(test, wc[i].opcode, IB_WC_RECV);
+			KUNIT_EXPECT_EQ(test, wc[i].byte_len, 100 + got);
+		}
 	}
 	KUNIT_EXPECT_EQ(test, ret, 0);
-	KUNIT_EXPECT_EQ(test, next, 5);
-	ib_destroy_qp(qp);
-	ib_destroy_cq(cq);
-}
-
-/* A CQE with an error is not a success, and still names its request */
-static void cq_poll_error(struct kunit *test)
-{
-	struct irdma_mock *mock = irdma_mock_create(test, NULL);
-	struct ib_cq *cq = irdma_mock_verbs_cq(mock, 16);
-	struct ib_qp *qp = cq_test_qp(mock, cq, 16);
-	struct ib_wc wc;
-
-	post_recvs(test, qp, 77, 1);
-	complete_recvs(test, mock, cq, qp, 0, 1, true);
-	KUNIT_ASSERT_EQ(test, ib_poll_cq(cq, 1, &wc), 1);
-	KUNIT_EXPECT_NE(test, wc.status, IB_WC_SUCCESS);
-	KUNIT_EXPECT_EQ(test, wc.wr_id, 77);
-	KUNIT_EXPECT_PTR_EQ(test, wc.qp, qp);
+	KUNIT_EXPECT_EQ(test, got, c->n);
 	ib_destroy_qp(qp);
 	ib_destroy_cq(cq);
 }
@@ -737,7 +671,7 @@ static void cq_resize_keeps_old_cqes(struct kunit *test)
 
 static const int bad_resizes[] = { IRDMA_MAX_CQ_SIZE + 1, INT_MAX };
 
-KUNIT_ARRAY_PARAM(bad_resize, bad_resizes, bad_cqe_desc);
+KUNIT_ARRAY_PARAM(bad_resize, bad_resizes, create_cqe_desc);
 
 /* A resize past the device's CQ size is refused, the CQ as it was */
 static void cq_resize_bad_cqe(struct kunit *test)
@@ -807,32 +741,6 @@ static void cq_destroy_unpolled(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, test_bit(id, mock->rf.allocated_cqs));
 }
 
-/* A CQ command of the driver's own, straight through its CQP */
-static int cq_cqp_cmd(struct irdma_mock *mock, u8 cmd, struct ib_cq *cq)
-{
-	struct irdma_pci_f *rf = &mock->rf;
-	struct irdma_cqp_request *req;
-	struct cqp_cmds_info *info;
-	int ret;
-
-	req = irdma_alloc_and_get_cqp_request(&rf->cqp, true);
-	KUNIT_ASSERT_NOT_NULL(mock->test, req);
-	info = &req->info;
-	info->cqp_cmd = cmd;
-	info->post_sq = 1;
-	if (cmd == IRDMA_OP_CQ_CREATE) {
-		info->in.u.cq_create.cq = &to_iwcq(cq)->sc_cq;
-		info->in.u.cq_create.check_overflow = true;
-		info->in.u.cq_create.scratch = (uintptr_t)req;
-	} else {
-		info->in.u.cq_destroy.cq = &to_iwcq(cq)->sc_cq;
-		info->in.u.cq_destroy.scratch = (uintptr_t)req;
-	}
-	ret = irdma_handle_cqp_op(rf, req);
-	irdma_put_cqp_request(&rf->cqp, req);
-	return ret;
-}
-
 /*
  * The hardware refuses a CREATE_CQ of a CQ ID in use, in the CQE, and
  * keeps the CQ it has; the driver sees a failed command.
@@ -845,7 +753,7 @@ static void cq_hw_refuses_id_in_use(struct kunit *test)
 	struct irdma_hw_wqe w;
 
 	model_cq(test, mock, cq, &before);
-	KUNIT_EXPECT_LT(test, cq_cqp_cmd(mock, IRDMA_OP_CQ_CREATE, cq), 0);
+	KUNIT_EXPECT_LT(test, irdma_mock_cqp_cmd(mock, IRDMA_OP_CQ_CREATE, cq), 0);
 	irdma_mock_last_wqe(mock, IRDMA_HW_OP_CREATE_CQ, &w);
 	KUNIT_EXPECT_TRUE(test, w.error);
 	KUNIT_EXPECT_EQ(test, w.min, IRDMA_HW_MIN_EXISTS);
@@ -867,9 +775,9 @@ static void cq_hw_refuses_destroy_twice(struct kunit *test)
 	struct irdma_hw_wqe w;
 	u32 id = cq_id(cq);
 
-	KUNIT_EXPECT_EQ(test, cq_cqp_cmd(mock, IRDMA_OP_CQ_DESTROY, cq), 0);
+	KUNIT_EXPECT_EQ(test, irdma_mock_cqp_cmd(mock, IRDMA_OP_CQ_DESTROY, cq), 0);
 	KUNIT_EXPECT_FALSE(test, irdma_hw_model_cq(mock->hw, id, &hw));
-	KUNIT_EXPECT_LT(test, cq_cqp_cmd(mock, IRDMA_OP_CQ_DESTROY, cq), 0);
+	KUNIT_EXPECT_LT(test, irdma_mock_cqp_cmd(mock, IRDMA_OP_CQ_DESTROY, cq), 0);
 	irdma_mock_last_wqe(mock, IRDMA_HW_OP_DESTROY_CQ, &w);
 	KUNIT_EXPECT_TRUE(test, w.error);
 	KUNIT_EXPECT_EQ(test, w.min, IRDMA_HW_MIN_NO_OBJ);
@@ -892,10 +800,7 @@ static struct kunit_case irdma_verbs_cq_cases[] = {
 	KUNIT_CASE_PARAM(cq_notify, notify_gen_params),
 	KUNIT_CASE(cq_notify_promote),
 	KUNIT_CASE(cq_notify_missed),
-	KUNIT_CASE_PARAM(cq_poll_recv, poll_count_gen_params),
-	KUNIT_CASE(cq_poll_empty),
-	KUNIT_CASE(cq_poll_budget),
-	KUNIT_CASE(cq_poll_error),
+	KUNIT_CASE_PARAM(cq_poll, poll_gen_params),
 	KUNIT_CASE(cq_poll_wrap),
 	KUNIT_CASE_PARAM(cq_holds_cqe, hold_cqe_gen_params),
 	KUNIT_CASE_PARAM(cq_resize, resize_cqe_gen_params),

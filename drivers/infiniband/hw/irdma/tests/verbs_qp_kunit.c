@@ -17,6 +17,8 @@
  */
 #include <kunit/test.h>
 #include <linux/delay.h>
+#include <net/addrconf.h>
+#include <rdma/ib_cache.h>
 
 #include "irdma_hw_model.h"
 #include "irdma_mock.h"
@@ -72,44 +74,6 @@ static struct ib_qp *create_qp(struct qp_env *env, enum ib_qp_type type,
 	return qp;
 }
 
-/* What a failing verb must give back */
-struct qp_state {
-	unsigned long *ids;
-	u32 cqp_avail;
-	u32 creates;
-	int qps;
-};
-
-static void qp_state(struct irdma_mock *mock, struct qp_state *s)
-{
-	struct irdma_pci_f *rf = &mock->rf;
-
-	s->ids = kunit_kcalloc(mock->test, BITS_TO_LONGS(rf->max_qp),
-			       sizeof(long), GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(mock->test, s->ids);
-	bitmap_copy(s->ids, rf->allocated_qps, rf->max_qp);
-	s->cqp_avail = irdma_mock_cqp_avail(mock);
-	s->creates = irdma_hw_model_op_count(mock->hw, IRDMA_HW_OP_CREATE_QP);
-	s->qps = rdma_restrack_count(&mock->iwdev->ibdev, RDMA_RESTRACK_QP,
-				     false);
-}
-
-static void expect_qp_state(struct kunit *test, struct irdma_mock *mock,
-			    const struct qp_state *was)
-{
-	struct irdma_pci_f *rf = &mock->rf;
-
-	KUNIT_EXPECT_TRUE_MSG(test, bitmap_equal(rf->allocated_qps, was->ids,
-						 rf->max_qp),
-			      "QP IDs changed: %*pbl, were %*pbl",
-			      rf->max_qp, rf->allocated_qps, rf->max_qp,
-			      was->ids);
-	KUNIT_EXPECT_EQ(test, irdma_mock_cqp_avail(mock), was->cqp_avail);
-	KUNIT_EXPECT_EQ(test, rdma_restrack_count(&mock->iwdev->ibdev,
-						  RDMA_RESTRACK_QP, false),
-			was->qps);
-}
-
 static void model_qp(struct kunit *test, struct irdma_mock *mock,
 		     struct ib_qp *qp, struct irdma_hw_qp *hw)
 {
@@ -138,12 +102,7 @@ static const struct create_case create_cases[] = {
 	{ "16/16, 64 inline", { 16, 16, 1, 1, 64 } },
 };
 
-static void create_desc(const struct create_case *c, char *desc)
-{
-	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
-}
-
-KUNIT_ARRAY_PARAM(create, create_cases, create_desc);
+KUNIT_ARRAY_PARAM_DESC(create, create_cases, name);
 
 /*
  * An RC QP exists in the hardware as an iWARP QP, IDLE, its host context
@@ -158,12 +117,12 @@ static void qp_create(struct kunit *test)
 	struct ib_qp_cap cap = c->cap;
 	struct qp_env env;
 	struct irdma_hw_qp hw;
-	struct qp_state was;
+	struct irdma_mock_ids was;
 	struct ib_qp *qp;
 	u32 id;
 
 	qp_env(test, &env);
-	qp_state(env.mock, &was);
+	irdma_mock_save_ids(env.mock, IRDMA_MOCK_QPS, &was);
 	qp = create_qp(&env, IB_QPT_RC, &cap, 0);
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, qp);
 	id = qp->qp_num;
@@ -190,7 +149,7 @@ static void qp_create(struct kunit *test)
 
 	KUNIT_EXPECT_EQ(test, ib_destroy_qp(qp), 0);
 	KUNIT_EXPECT_FALSE(test, irdma_hw_model_qp(env.mock->hw, id, &hw));
-	expect_qp_state(test, env.mock, &was);
+	irdma_mock_expect_ids(env.mock, &was);
 	qp_env_done(&env);
 }
 
@@ -291,35 +250,43 @@ static const struct bad_case bad_cases[] = {
 	  IB_QP_CREATE_BLOCK_MULTICAST_LOOPBACK },
 };
 
-static void bad_desc(const struct bad_case *c, char *desc)
-{
-	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
-}
-
-KUNIT_ARRAY_PARAM(bad, bad_cases, bad_desc);
+KUNIT_ARRAY_PARAM_DESC(bad, bad_cases, name);
 
 /*
  * A QP the device cannot make gets an errno before the hardware hears of
- * it, and the QP IDs, CQP requests and tracked QPs stay as they were.
+ * it, and the QP IDs, qp_table, CQP requests, tracked QPs and the work
+ * scheduler (RoCE's) stay as they were.
  */
-static void qp_create_bad(struct kunit *test)
+static void expect_create_refused(struct kunit *test, struct qp_env *env,
+				  const struct bad_case *c)
 {
-	const struct bad_case *c = test->param_value;
 	struct ib_qp_cap cap = c->cap;
-	struct qp_env env;
-	struct qp_state was;
+	struct irdma_mock_ids was;
 	struct ib_qp *qp;
+	u32 nodes;
+	int qsets;
 
-	qp_env(test, &env);
-	qp_state(env.mock, &was);
-	qp = create_qp(&env, c->type, &cap, c->flags);
+	irdma_mock_save_ids(env->mock, IRDMA_MOCK_QPS, &was);
+	nodes = irdma_hw_model_ws_nodes(env->mock->hw);
+	qsets = env->mock->qsets;
+	qp = create_qp(env, c->type, &cap, c->flags);
 	KUNIT_EXPECT_TRUE(test, IS_ERR(qp));
 	if (!IS_ERR(qp))
 		ib_destroy_qp(qp);
-	KUNIT_EXPECT_EQ(test, irdma_hw_model_op_count(env.mock->hw,
+	KUNIT_EXPECT_EQ(test, irdma_hw_model_op_count(env->mock->hw,
 						      IRDMA_HW_OP_CREATE_QP),
 			was.creates);
-	expect_qp_state(test, env.mock, &was);
+	irdma_mock_expect_ids(env->mock, &was);
+	KUNIT_EXPECT_EQ(test, irdma_hw_model_ws_nodes(env->mock->hw), nodes);
+	KUNIT_EXPECT_EQ(test, env->mock->qsets, qsets);
+}
+
+static void qp_create_bad(struct kunit *test)
+{
+	struct qp_env env;
+
+	qp_env(test, &env);
+	expect_create_refused(test, &env, test->param_value);
 	qp_env_done(&env);
 }
 
@@ -329,19 +296,19 @@ static void qp_create_cqp_fails(struct kunit *test)
 	struct ib_qp_cap cap = { 16, 16, 1, 1, 0 };
 	struct irdma_hw_qp hw;
 	struct qp_env env;
-	struct qp_state was;
+	struct irdma_mock_ids was;
 	struct ib_qp *qp;
 	u32 i;
 
 	qp_env(test, &env);
-	qp_state(env.mock, &was);
+	irdma_mock_save_ids(env.mock, IRDMA_MOCK_QPS, &was);
 	irdma_hw_model_fail_next(env.mock->hw, IRDMA_HW_OP_CREATE_QP,
 				 QP_TEST_MAJ, QP_TEST_MIN);
 	qp = create_qp(&env, IB_QPT_RC, &cap, 0);
 	KUNIT_EXPECT_TRUE(test, IS_ERR(qp));
 	if (!IS_ERR(qp))
 		ib_destroy_qp(qp);
-	expect_qp_state(test, env.mock, &was);
+	irdma_mock_expect_ids(env.mock, &was);
 	for (i = 0; i < env.mock->rf.max_qp; i++)
 		KUNIT_EXPECT_FALSE(test, irdma_hw_model_qp(env.mock->hw, i, &hw));
 	KUNIT_EXPECT_EQ(test, env.mock->resets, 0);
@@ -355,7 +322,7 @@ static void qp_create_cqp_fails(struct kunit *test)
 static void qp_create_ids_exhausted(struct kunit *test)
 {
 	struct ib_qp_cap cap = { 4, 4, 1, 1, 0 };
-	struct qp_state was, full;
+	struct irdma_mock_ids was, full;
 	struct irdma_hw_qp hw;
 	struct ib_qp **qps;
 	struct qp_env env;
@@ -364,7 +331,7 @@ static void qp_create_ids_exhausted(struct kunit *test)
 
 	qp_env(test, &env);
 	max = env.mock->rf.max_qp;
-	qp_state(env.mock, &was);
+	irdma_mock_save_ids(env.mock, IRDMA_MOCK_QPS, &was);
 	qps = kunit_kcalloc(test, max, sizeof(*qps), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, qps);
 	for (;;) {
@@ -378,13 +345,13 @@ static void qp_create_ids_exhausted(struct kunit *test)
 	for (i = 0; i < n; i++)
 		KUNIT_EXPECT_TRUE(test, irdma_hw_model_qp(env.mock->hw,
 							  qps[i]->qp_num, &hw));
-	qp_state(env.mock, &full);
+	irdma_mock_save_ids(env.mock, IRDMA_MOCK_QPS, &full);
 	qp = create_qp(&env, IB_QPT_RC, &cap, 0);
 	KUNIT_EXPECT_TRUE(test, IS_ERR(qp));
-	expect_qp_state(test, env.mock, &full);
+	irdma_mock_expect_ids(env.mock, &full);
 	for (i = 0; i < n; i++)
 		KUNIT_EXPECT_EQ(test, ib_destroy_qp(qps[i]), 0);
-	expect_qp_state(test, env.mock, &was);
+	irdma_mock_expect_ids(env.mock, &was);
 	qp_env_done(&env);
 }
 
@@ -436,12 +403,7 @@ static const struct walk_case walk_cases[] = {
 		{ IB_QPS_INIT, -EINVAL, IRDMA_HW_QPS_ERROR } }, 3 },
 };
 
-static void walk_desc(const struct walk_case *c, char *desc)
-{
-	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
-}
-
-KUNIT_ARRAY_PARAM(walk, walk_cases, walk_desc);
+KUNIT_ARRAY_PARAM_DESC(walk, walk_cases, name);
 
 /*
  * Each step's answer, the state the hardware was moved to by the last
@@ -520,14 +482,17 @@ static void qp_modify_err_flushes(struct kunit *test)
 	struct irdma_hw_qp hw;
 	struct qp_env env;
 	struct ib_qp *qp;
+	u64 seq;
 
 	qp_env(test, &env);
 	qp = create_qp(&env, IB_QPT_RC, &cap, 0);
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, qp);
 	KUNIT_ASSERT_EQ(test, ib_modify_qp(qp, &attr, IB_QP_STATE), 0);
 	attr.qp_state = IB_QPS_ERR;
+	seq = irdma_hw_model_wqes(env.mock->hw);
 	KUNIT_ASSERT_EQ(test, ib_modify_qp(qp, &attr, IB_QP_STATE), 0);
-	irdma_mock_last_wqe(env.mock, IRDMA_HW_OP_MODIFY_QP, &modify);
+	/* the cleanup work's FLUSH_WQES may already have followed it */
+	irdma_mock_wqe_since(env.mock, seq, IRDMA_HW_OP_MODIFY_QP, &modify);
 	KUNIT_EXPECT_EQ(test, modify.qp.next_state, IRDMA_HW_QPS_ERROR);
 	KUNIT_EXPECT_FALSE(test, modify.qp.reset_conn);
 	/* The flush comes from the driver's cleanup work */
@@ -816,102 +781,85 @@ static struct ib_qp *err_qp(struct kunit *test, struct qp_env *env)
 	return qp;
 }
 
-/*
- * post_send on a QP in ERR: accepted, and each WR completes with a flush
- * error, since the hardware reads nothing of a flushed SQ.
- */
-static void qp_post_send_flushed(struct kunit *test)
-{
-	struct ib_sge sge;
-	struct ib_send_wr wr[3];
-	const struct ib_send_wr *bad = NULL;
-	struct qp_env env;
-	struct ib_qp *qp;
-	int i;
+struct flush_case {
+	const char *name;
+	bool send;		/* SENDs, else receives */
+	bool before_err;	/* posted before the move to ERR */
+	u32 n;
+	u64 wr_id;		/* the first one's */
+	bool chained;		/* in one list, else one call each */
+};
 
-	qp_env(test, &env);
-	qp = err_qp(test, &env);
-	fill_sges(&sge, 1, 0x700, 0);
-	for (i = 0; i < ARRAY_SIZE(wr); i++)
-		wr[i] = (struct ib_send_wr){
-			.wr_id = 50 + i, .sg_list = &sge, .num_sge = 1,
+static const struct flush_case flush_cases[] = {
+	{ "SENDs on a QP in ERR", true, false, 3, 50, true },
+	{ "receives on a QP in ERR", false, false, 4, 80, false },
+	{ "receives posted before ERR", false, true, 5, 90, false },
+};
+
+KUNIT_ARRAY_PARAM_DESC(flush, flush_cases, name);
+
+/* Post @c's work requests, one list or one call each */
+static void flush_post(struct kunit *test, struct ib_qp *qp,
+		       const struct flush_case *c)
+{
+	struct ib_send_wr swr[8];
+	struct ib_recv_wr rwr[8];
+	const struct ib_send_wr *sbad = NULL;
+	const struct ib_recv_wr *rbad = NULL;
+	struct ib_sge sge;
+	u32 i, per_call = c->chained ? c->n : 1;
+
+	KUNIT_ASSERT_LE(test, c->n, ARRAY_SIZE(swr));
+	fill_sges(&sge, 1, 0x700 + (u32)c->wr_id, 0);
+	for (i = 0; i < c->n; i++) {
+		bool last = (i + 1) % per_call == 0;
+
+		swr[i] = (struct ib_send_wr){
+			.wr_id = c->wr_id + i, .sg_list = &sge, .num_sge = 1,
 			.opcode = IB_WR_SEND, .send_flags = IB_SEND_SIGNALED,
-			.next = i + 1 < ARRAY_SIZE(wr) ? &wr[i + 1] : NULL,
+			.next = last ? NULL : &swr[i + 1],
 		};
-	KUNIT_EXPECT_EQ(test, ib_post_send(qp, wr, &bad), 0);
-	expect_flushed(test, env.cq, 50, ARRAY_SIZE(wr));
-	ib_destroy_qp(qp);
-	qp_env_done(&env);
-}
-
-/* post_recv on a QP in ERR: each WR completes with a flush error */
-static void qp_post_recv_flushed(struct kunit *test)
-{
-	struct ib_sge sge;
-	struct ib_recv_wr wr = { .sg_list = &sge, .num_sge = 1 };
-	const struct ib_recv_wr *bad;
-	struct qp_env env;
-	struct ib_qp *qp;
-	int i;
-
-	qp_env(test, &env);
-	qp = err_qp(test, &env);
-	fill_sges(&sge, 1, 0x800, 0);
-	for (i = 0; i < 4; i++) {
-		wr.wr_id = 80 + i;
-		KUNIT_EXPECT_EQ(test, ib_post_recv(qp, &wr, &bad), 0);
+		rwr[i] = (struct ib_recv_wr){
+			.wr_id = c->wr_id + i, .sg_list = &sge, .num_sge = 1,
+			.next = last ? NULL : &rwr[i + 1],
+		};
 	}
-	expect_flushed(test, env.cq, 80, 4);
-	ib_destroy_qp(qp);
-	qp_env_done(&env);
+	for (i = 0; i < c->n; i += per_call) {
+		if (c->send)
+			KUNIT_EXPECT_EQ(test, ib_post_send(qp, &swr[i], &sbad),
+					0);
+		else
+			KUNIT_EXPECT_EQ(test, ib_post_recv(qp, &rwr[i], &rbad),
+					0);
+	}
 }
 
 /*
- * Receives posted before the move to ERR, which the hardware never
- * completed, complete with a flush error after it.
+ * Work requests on a QP in ERR, or posted before it went there and never
+ * completed by the hardware, complete with a flush error, in order: the
+ * hardware reads nothing of a flushed queue.  post_send and post_recv
+ * accept them.
  */
-static void qp_err_flushes_posted(struct kunit *test)
+static void qp_flushed(struct kunit *test)
 {
+	const struct flush_case *c = test->param_value;
 	struct ib_qp_cap cap = { 16, 16, 1, 1, 0 };
 	struct ib_qp_attr attr = { .qp_state = IB_QPS_ERR };
-	struct ib_sge sge;
-	struct ib_recv_wr wr = { .sg_list = &sge, .num_sge = 1 };
-	const struct ib_recv_wr *bad;
 	struct qp_env env;
 	struct ib_qp *qp;
-	int i;
 
 	qp_env(test, &env);
-	qp = init_qp(test, &env, &cap);
-	fill_sges(&sge, 1, 0x900, 0);
-	for (i = 0; i < 5; i++) {
-		wr.wr_id = 90 + i;
-		KUNIT_ASSERT_EQ(test, ib_post_recv(qp, &wr, &bad), 0);
+	if (c->before_err) {
+		qp = init_qp(test, &env, &cap);
+		flush_post(test, qp, c);
+		KUNIT_ASSERT_EQ(test, ib_modify_qp(qp, &attr, IB_QP_STATE), 0);
+	} else {
+		qp = err_qp(test, &env);
+		flush_post(test, qp, c);
 	}
-	KUNIT_ASSERT_EQ(test, ib_modify_qp(qp, &attr, IB_QP_STATE), 0);
-	expect_flushed(test, env.cq, 90, 5);
+	expect_flushed(test, env.cq, c->wr_id, c->n);
 	ib_destroy_qp(qp);
 	qp_env_done(&env);
-}
-
-/* DESTROY_QP of the driver's own, straight through its CQP */
-static int qp_cqp_destroy(struct irdma_mock *mock, struct ib_qp *qp)
-{
-	struct irdma_pci_f *rf = &mock->rf;
-	struct irdma_cqp_request *req;
-	struct cqp_cmds_info *info;
-	int ret;
-
-	req = irdma_alloc_and_get_cqp_request(&rf->cqp, true);
-	KUNIT_ASSERT_NOT_NULL(mock->test, req);
-	info = &req->info;
-	info->cqp_cmd = IRDMA_OP_QP_DESTROY;
-	info->post_sq = 1;
-	info->in.u.qp_destroy.qp = &to_iwqp(qp)->sc_qp;
-	info->in.u.qp_destroy.scratch = (uintptr_t)req;
-	ret = irdma_handle_cqp_op(rf, req);
-	irdma_put_cqp_request(&rf->cqp, req);
-	return ret;
 }
 
 /*
@@ -931,13 +879,955 @@ static void qp_hw_refuses_destroy_twice(struct kunit *test)
 	qp = create_qp(&env, IB_QPT_RC, &cap, 0);
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, qp);
 	id = qp->qp_num;
-	KUNIT_EXPECT_EQ(test, qp_cqp_destroy(env.mock, qp), 0);
+	KUNIT_EXPECT_EQ(test, irdma_mock_cqp_cmd(env.mock, IRDMA_OP_QP_DESTROY, qp), 0);
 	KUNIT_EXPECT_EQ(test, ib_destroy_qp(qp), 0);
 	irdma_mock_last_wqe(env.mock, IRDMA_HW_OP_DESTROY_QP, &w);
 	KUNIT_EXPECT_TRUE(test, w.error);
 	KUNIT_EXPECT_EQ(test, w.min, IRDMA_HW_MIN_NO_OBJ);
 	KUNIT_EXPECT_FALSE(test, test_bit(id, env.mock->rf.allocated_qps));
 	KUNIT_EXPECT_EQ(test, env.mock->resets, 0);
+	qp_env_done(&env);
+}
+
+/*
+ * RoCEv2: the mock E810 in RoCE mode, whose netdev the RDMA core finds
+ * its default GID on, and whose work scheduler the mock runs for ice.
+ */
+
+/* The QP's peer: where its address vector points */
+#define ROCE_TEST_DEST_QPN	0x123
+#define ROCE_TEST_RQ_PSN	0x4567
+#define ROCE_TEST_SQ_PSN	0x89ab
+#define ROCE_TEST_QKEY		0x11111111
+#define ROCE_TEST_HOP_LIMIT	64
+#define ROCE_TEST_TCLASS	0x20
+#define ROCE_TEST_FLOW_LABEL	0x1abcd
+#define ROCE_TEST_RETRY		5
+#define ROCE_TEST_RNR_RETRY	6
+/* The UDP port of RoCEv2, and where its source ports lie (IBTA A17) */
+#define ROCE_TEST_UDP_DPORT	4791
+#define ROCE_TEST_SPORT_MIN	0xc000
+
+static const u8 roce_test_dmac[ETH_ALEN] = { 0x02, 0x00, 0x5e, 0x10, 0x20, 0x30 };
+
+/* 2001:db8::a:b, a global unicast destination */
+static const struct in6_addr roce_test_dgid = {
+	.s6_addr = { 0x20, 0x01, 0x0d, 0xb8, 0, 0, 0, 0,
+		     0, 0, 0, 0, 0, 0x0a, 0, 0x0b },
+};
+
+static void roce_env(struct kunit *test, struct qp_env *env)
+{
+	struct irdma_mock_params p = { .profile = IRDMA_MOCK_E810_ROCE };
+
+	env->mock = irdma_mock_create(test, &p);
+	env->pd = irdma_mock_alloc_pd(env->mock);
+	env->cq = irdma_mock_verbs_cq(env->mock, 256);
+}
+
+/* An IPv6 address as the hardware's context holds it: four host words */
+static void ip_words(const void *addr, u32 *w)
+{
+	const __be32 *a = addr;
+	int i;
+
+	for (i = 0; i < 4; i++)
+		w[i] = be32_to_cpu(a[i]);
+}
+
+static void expect_ip(struct kunit *test, const u32 *got, const void *addr,
+		      const char *what)
+{
+	u32 want[4];
+	int i;
+
+	ip_words(addr, want);
+	for (i = 0; i < 4; i++)
+		KUNIT_EXPECT_EQ_MSG(test, got[i], want[i], "%s word %d", what, i);
+}
+
+/* The port's default GID: fe80::/64 and the netdev MAC's EUI-64 */
+static void default_gid(struct irdma_mock *mock, union ib_gid *gid)
+{
+	memset(gid, 0, sizeof(*gid));
+	gid->raw[0] = 0xfe;
+	gid->raw[1] = 0x80;
+	addrconf_addr_eui48(&gid->raw[8], mock->iwdev->netdev->dev_addr);
+}
+
+/* A GRH's fields, as ULPs give them */
+struct roce_grh {
+	u8 hop_limit;
+	u8 tclass;
+	u32 flow_label;
+};
+
+static const struct roce_grh roce_test_grh = {
+	ROCE_TEST_HOP_LIMIT, ROCE_TEST_TCLASS, ROCE_TEST_FLOW_LABEL,
+};
+
+static void roce_ah_attr_grh(struct irdma_mock *mock, struct rdma_ah_attr *ah,
+			     const void *dgid, const u8 *dmac,
+			     const struct roce_grh *grh)
+{
+	union ib_gid gid;
+
+	memset(ah, 0, sizeof(*ah));
+	ah->type = rdma_ah_find_type(&mock->iwdev->ibdev, 1);
+	rdma_ah_set_port_num(ah, 1);
+	memcpy(gid.raw, dgid, sizeof(gid.raw));
+	rdma_ah_set_grh(ah, &gid, grh->flow_label, 0, grh->hop_limit,
+			grh->tclass);
+	memcpy(ah->roce.dmac, dmac, ETH_ALEN);
+}
+
+static void roce_ah_attr(struct irdma_mock *mock, struct rdma_ah_attr *ah,
+			 const struct in6_addr *dgid, const u8 *dmac)
+{
+	roce_ah_attr_grh(mock, ah, dgid, dmac, &roce_test_grh);
+}
+
+/* The work scheduler leaf a QP's context names, enabled, ice's queue set */
+static void expect_ws_leaf(struct kunit *test, struct irdma_mock *mock,
+			   const struct irdma_hw_qp *hw)
+{
+	struct irdma_hw_ws_node leaf;
+
+	KUNIT_EXPECT_LT_MSG(test, irdma_hw_model_ws_find(mock->hw,
+							 hw->roce.qs_handle,
+							 &leaf),
+			    IRDMA_HW_WS_NODES, "QS handle %u names no leaf",
+			    hw->roce.qs_handle);
+	if (irdma_hw_model_ws_find(mock->hw, hw->roce.qs_handle, &leaf) <
+	    IRDMA_HW_WS_NODES)
+		KUNIT_EXPECT_TRUE(test, leaf.enable);
+	KUNIT_EXPECT_EQ(test, mock->qsets, 1);
+}
+
+/*
+ * A RoCE function: a CA whose port is RoCEv2 (UDP-encapsulated), with the
+ * GID table, P_Key table and default GID RoCE needs.
+ */
+static void roce_port(struct kunit *test)
+{
+	struct irdma_mock_params p = { .profile = IRDMA_MOCK_E810_ROCE };
+	struct irdma_mock *mock = irdma_mock_create(test, &p);
+	struct ib_device *ibdev = &mock->iwdev->ibdev;
+	const struct ib_gid_attr *attr;
+	struct ib_port_attr port;
+	union ib_gid gid, want;
+	u16 pkey;
+
+	KUNIT_EXPECT_EQ(test, ibdev->node_type, RDMA_NODE_IB_CA);
+	KUNIT_EXPECT_TRUE(test, rdma_protocol_roce_udp_encap(ibdev, 1));
+	KUNIT_EXPECT_FALSE(test, rdma_protocol_iwarp(ibdev, 1));
+	KUNIT_ASSERT_EQ(test, ib_query_port(ibdev, 1, &port), 0);
+	KUNIT_EXPECT_GT(test, port.gid_tbl_len, 1);
+	KUNIT_EXPECT_EQ(test, port.pkey_tbl_len, 1);
+	KUNIT_EXPECT_TRUE(test, port.ip_gids);
+	KUNIT_ASSERT_EQ(test, ib_query_pkey(ibdev, 1, 0, &pkey), 0);
+	KUNIT_EXPECT_EQ(test, pkey, 0xffff);
+	KUNIT_EXPECT_LT(test, ib_query_pkey(ibdev, 1, 1, &pkey), 0);
+
+	default_gid(mock, &want);
+	KUNIT_ASSERT_EQ(test, rdma_query_gid(ibdev, 1, 0, &gid), 0);
+	KUNIT_EXPECT_MEMEQ(test, gid.raw, want.raw, sizeof(gid.raw));
+	attr = rdma_get_gid_attr(ibdev, 1, 0);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, attr);
+	KUNIT_EXPECT_EQ(test, attr->gid_type, IB_GID_TYPE_ROCE_UDP_ENCAP);
+	rdma_put_gid_attr(attr);
+}
+
+/* Each of create_cases[] for an RC QP, then for a UD one */
+struct roce_create_case {
+	enum ib_qp_type type;
+	u32 shape;
+};
+
+static const struct roce_create_case roce_create_cases[] = {
+	{ IB_QPT_RC, 0 }, { IB_QPT_RC, 1 }, { IB_QPT_RC, 2 }, { IB_QPT_RC, 3 },
+	{ IB_QPT_RC, 4 }, { IB_QPT_RC, 5 }, { IB_QPT_RC, 6 },
+	{ IB_QPT_UD, 0 }, { IB_QPT_UD, 1 }, { IB_QPT_UD, 2 }, { IB_QPT_UD, 3 },
+	{ IB_QPT_UD, 4 }, { IB_QPT_UD, 5 }, { IB_QPT_UD, 6 },
+};
+
+static_assert(ARRAY_SIZE(roce_create_cases) == 2 * ARRAY_SIZE(create_cases));
+
+static void roce_create_desc(const struct roce_create_case *c, char *desc)
+{
+	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "%s %s",
+		 c->type == IB_QPT_RC ? "RC" : "UD",
+		 create_cases[c->shape].name);
+}
+
+KUNIT_ARRAY_PARAM(roce_create, roce_create_cases, roce_create_desc);
+
+/*
+ * A RoCE QP of every shape exists in the hardware as a RoCE RC or UD QP,
+ * IDLE, on its CQs, with queues big enough for what it was created to
+ * hold, sending to RoCEv2's UDP port from the port's MAC; the
+ * capabilities it reports are at least those asked for.  Destroying it
+ * takes it away, and its ID and table entry back.
+ */
+static void roce_qp_create(struct kunit *test)
+{
+	const struct roce_create_case *r = test->param_value;
+	const struct create_case *c = &create_cases[r->shape];
+	bool ud = r->type == IB_QPT_UD;
+	struct ib_qp_cap cap = c->cap;
+	struct irdma_mock_ids was;
+	struct irdma_hw_qp hw;
+	struct qp_env env;
+	struct ib_qp *qp;
+	u32 id;
+
+	roce_env(test, &env);
+	irdma_mock_save_ids(env.mock, IRDMA_MOCK_QPS, &was);
+	qp = create_qp(&env, ud ? IB_QPT_UD : IB_QPT_RC, &cap, 0);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, qp);
+	id = qp->qp_num;
+	KUNIT_EXPECT_GT(test, id, 1);
+	KUNIT_EXPECT_GE(test, cap.max_send_wr, c->cap.max_send_wr);
+	KUNIT_EXPECT_GE(test, cap.max_recv_wr, c->cap.max_recv_wr);
+	KUNIT_EXPECT_GE(test, cap.max_send_sge, c->cap.max_send_sge);
+	KUNIT_EXPECT_GE(test, cap.max_recv_sge, c->cap.max_recv_sge);
+	KUNIT_EXPECT_GE(test, cap.max_inline_data, c->cap.max_inline_data);
+
+	model_qp(test, env.mock, qp, &hw);
+	KUNIT_EXPECT_EQ(test, hw.type, ud ? IRDMA_HW_QPT_ROCE_UD :
+					    IRDMA_HW_QPT_ROCE_RC);
+	KUNIT_EXPECT_EQ(test, hw.state, IRDMA_HW_QPS_IDLE);
+	KUNIT_EXPECT_EQ(test, hw.send_cq, to_iwcq(env.cq)->cq_num);
+	KUNIT_EXPECT_EQ(test, hw.recv_cq, to_iwcq(env.cq)->cq_num);
+	KUNIT_EXPECT_NE(test, hw.comp_ctx, 0);
+	KUNIT_EXPECT_GE(test, hw.sq_quanta, cap.max_send_wr);
+	KUNIT_EXPECT_GE(test, hw.rq_quanta >> hw.rq_wqe_shift,
+			cap.max_recv_wr);
+	KUNIT_EXPECT_GE(test, 32U << hw.rq_wqe_shift,
+			rq_wqe_bytes(cap.max_recv_sge));
+	KUNIT_EXPECT_EQ(test, hw.roce.dst_port, ROCE_TEST_UDP_DPORT);
+	KUNIT_EXPECT_MEMEQ(test, hw.roce.mac, env.mock->iwdev->netdev->dev_addr,
+			   ETH_ALEN);
+	KUNIT_EXPECT_TRUE(test, test_bit(id, env.mock->rf.allocated_qps));
+	KUNIT_EXPECT_PTR_EQ(test, (void *)env.mock->rf.qp_table[id],
+			    (void *)to_iwqp(qp));
+
+	KUNIT_EXPECT_EQ(test, ib_destroy_qp(qp), 0);
+	KUNIT_EXPECT_FALSE(test, irdma_hw_model_qp(env.mock->hw, id, &hw));
+	irdma_mock_expect_ids(env.mock, &was);
+	qp_env_done(&env);
+}
+
+/* What the device cannot make on RoCE either: bad_cases[] but UD */
+static const void *roce_create_bad_gen_params(const void *prev, char *desc)
+{
+	const struct bad_case *c = prev ? (const struct bad_case *)prev + 1 :
+					  bad_cases;
+
+	for (; c < bad_cases + ARRAY_SIZE(bad_cases); c++) {
+		if (c->type == IB_QPT_UD)
+			continue;
+		strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
+		return c;
+	}
+	return NULL;
+}
+
+static const struct bad_case roce_ud_bad_cases[] = {
+	{ "UD, 14 send SGEs", IB_QPT_UD, { 16, 16, 14, 1, 0 } },
+	{ "UD, 14 recv SGEs", IB_QPT_UD, { 16, 16, 1, 14, 0 } },
+	{ "UD, send WRs past the SQ", IB_QPT_UD,
+	  { IRDMA_QP_SW_MAX_WQ_QUANTA + 1, 16, 1, 1, 0 } },
+	{ "UD, recv WRs past the RQ", IB_QPT_UD,
+	  { 16, IRDMA_QP_SW_MAX_RQ_QUANTA + 1, 1, 1, 0 } },
+	{ "UD, creation flags", IB_QPT_UD, { 16, 16, 1, 1, 0 },
+	  IB_QP_CREATE_BLOCK_MULTICAST_LOOPBACK },
+};
+
+KUNIT_ARRAY_PARAM_DESC(roce_ud_bad, roce_ud_bad_cases, name);
+
+/* What a RoCE function cannot make, RC or UD, as qp_create_bad */
+static void roce_qp_create_bad(struct kunit *test)
+{
+	struct qp_env env;
+
+	roce_env(test, &env);
+	expect_create_refused(test, &env, test->param_value);
+	qp_env_done(&env);
+}
+
+/* The same for UD QPs, which only RoCE has */
+static void roce_qp_create_bad_ud(struct kunit *test)
+{
+	roce_qp_create_bad(test);
+}
+
+struct roce_walk_case {
+	const char *name;
+	enum ib_qp_type type;
+	enum ib_mtu mtu;
+};
+
+static const struct roce_walk_case roce_walk_cases[] = {
+	{ "RC, MTU 256", IB_QPT_RC, IB_MTU_256 },
+	{ "RC, MTU 512", IB_QPT_RC, IB_MTU_512 },
+	{ "RC, MTU 1024", IB_QPT_RC, IB_MTU_1024 },
+	{ "RC, MTU 2048", IB_QPT_RC, IB_MTU_2048 },
+	{ "RC, MTU 4096", IB_QPT_RC, IB_MTU_4096 },
+	{ "UD", IB_QPT_UD },
+};
+
+KUNIT_ARRAY_PARAM_DESC(roce_walk, roce_walk_cases, name);
+
+/* The attributes a kernel ULP gives each step of an RC or UD QP */
+static int roce_step(struct irdma_mock *mock, struct ib_qp *qp,
+		     enum ib_qp_state to, enum ib_mtu mtu,
+		     struct ib_qp_attr *attr)
+{
+	bool rc = qp->qp_type == IB_QPT_RC;
+	int mask = IB_QP_STATE;
+
+	memset(attr, 0, sizeof(*attr));
+	attr->qp_state = to;
+	switch (to) {
+	case IB_QPS_INIT:
+		mask |= IB_QP_PKEY_INDEX | IB_QP_PORT;
+		attr->port_num = 1;
+		if (rc) {
+			mask |= IB_QP_ACCESS_FLAGS;
+			attr->qp_access_flags = IB_ACCESS_LOCAL_WRITE |
+						IB_ACCESS_REMOTE_WRITE |
+						IB_ACCESS_REMOTE_READ;
+		} else {
+			mask |= IB_QP_QKEY;
+			attr->qkey = ROCE_TEST_QKEY;
+		}
+		break;
+	case IB_QPS_RTR:
+		if (!rc)
+			break;
+		mask |= IB_QP_AV | IB_QP_PATH_MTU | IB_QP_DEST_QPN |
+			IB_QP_RQ_PSN | IB_QP_MAX_DEST_RD_ATOMIC |
+			IB_QP_MIN_RNR_TIMER;
+		roce_ah_attr(mock, &attr->ah_attr, &roce_test_dgid,
+			     roce_test_dmac);
+		attr->path_mtu = mtu;
+		attr->dest_qp_num = ROCE_TEST_DEST_QPN;
+		attr->rq_psn = ROCE_TEST_RQ_PSN;
+		attr->max_dest_rd_atomic = 1;
+		attr->min_rnr_timer = 12;
+		break;
+	case IB_QPS_RTS:
+		mask |= IB_QP_SQ_PSN;
+		attr->sq_psn = ROCE_TEST_SQ_PSN;
+		if (!rc)
+			break;
+		mask |= IB_QP_TIMEOUT | IB_QP_RETRY_CNT | IB_QP_RNR_RETRY |
+			IB_QP_MAX_QP_RD_ATOMIC;
+		attr->timeout = 14;
+		attr->retry_cnt = ROCE_TEST_RETRY;
+		attr->rnr_retry = ROCE_TEST_RNR_RETRY;
+		attr->max_rd_atomic = 1;
+		break;
+	default:
+		break;
+	}
+	return ib_modify_qp(qp, attr, mask);
+}
+
+/* The path an RC QP's context must give the wire engine from RTR on */
+static void expect_roce_path(struct kunit *test, struct qp_env *env,
+			     const struct irdma_hw_qp *hw, enum ib_mtu mtu)
+{
+	union ib_gid sgid;
+	u8 mac[ETH_ALEN];
+
+	KUNIT_EXPECT_EQ(test, hw->roce.dest_qp, ROCE_TEST_DEST_QPN);
+	KUNIT_EXPECT_EQ(test, hw->roce.snd_mss, ib_mtu_enum_to_int(mtu));
+	KUNIT_EXPECT_FALSE(test, hw->roce.ipv4);
+	expect_ip(test, hw->roce.dest_ip, &roce_test_dgid, "destination IP");
+	default_gid(env->mock, &sgid);
+	expect_ip(test, hw->roce.local_ip, sgid.raw, "local IP");
+	KUNIT_EXPECT_EQ(test, hw->roce.ttl, ROCE_TEST_HOP_LIMIT);
+	KUNIT_EXPECT_EQ(test, hw->roce.tos, ROCE_TEST_TCLASS);
+	KUNIT_EXPECT_EQ(test, hw->roce.flow_label, ROCE_TEST_FLOW_LABEL);
+	KUNIT_EXPECT_EQ(test, hw->roce.dst_port, ROCE_TEST_UDP_DPORT);
+	KUNIT_EXPECT_GE(test, hw->roce.src_port, ROCE_TEST_SPORT_MIN);
+	/* IBTA A17: the source port carries the flow label's 20 bits folded */
+	KUNIT_EXPECT_EQ(test, hw->roce.src_port,
+			rdma_flow_label_to_udp_sport(ROCE_TEST_FLOW_LABEL));
+	KUNIT_EXPECT_EQ(test, hw->roce.epsn, ROCE_TEST_RQ_PSN);
+	KUNIT_EXPECT_FALSE(test, hw->roce.insert_vlan);
+	KUNIT_EXPECT_MEMEQ(test, hw->roce.mac,
+			   env->mock->iwdev->netdev->dev_addr, ETH_ALEN);
+	KUNIT_ASSERT_TRUE_MSG(test, irdma_hw_model_arp(env->mock->hw,
+						       hw->roce.arp_idx, mac),
+			      "ARP entry %u not in the hardware",
+			      hw->roce.arp_idx);
+	KUNIT_EXPECT_MEMEQ(test, mac, roce_test_dmac, ETH_ALEN);
+}
+
+/*
+ * A RoCE QP through every state a kernel ULP takes it: created as the
+ * hardware's RoCE RC or UD QP, IDLE, on its CQs; INIT with the P_Key
+ * (and Q_Key of UD), RTR with the address vector, path MTU, destination
+ * QP and receive PSN of RC, RTS with the send PSN and retry counts; ERR;
+ * RESET.  Each step as the hardware's state, and its context as the
+ * hardware reads it, on a work scheduler leaf ice holds a queue set for
+ * (the one QP1, the MAD layer's GSI QP, is on too).  Destroying the QP
+ * takes it away and leaves the work scheduler as it was.
+ */
+static void roce_qp_walk(struct kunit *test)
+{
+	const struct roce_walk_case *c = test->param_value;
+	static const struct {
+		enum ib_qp_state to;
+		u8 hw_state;
+	} steps[] = {
+		{ IB_QPS_INIT, IRDMA_HW_QPS_IDLE },
+		{ IB_QPS_RTR, IRDMA_HW_QPS_RTR },
+		{ IB_QPS_RTS, IRDMA_HW_QPS_RTS },
+		{ IB_QPS_ERR, IRDMA_HW_QPS_ERROR },
+		{ IB_QPS_RESET, IRDMA_HW_QPS_ERROR },
+	};
+	bool rc = c->type == IB_QPT_RC;
+	struct ib_qp_cap cap = { 16, 16, 1, 1, 0 };
+	struct irdma_mock_ids was;
+	struct ib_qp_init_attr init;
+	struct ib_qp_attr attr;
+	struct irdma_hw_qp hw;
+	struct qp_env env;
+	struct ib_qp *qp;
+	u32 i, id, nodes;
+	int qsets;
+
+	roce_env(test, &env);
+	irdma_mock_save_ids(env.mock, IRDMA_MOCK_QPS, &was);
+	nodes = irdma_hw_model_ws_nodes(env.mock->hw);
+	qsets = env.mock->qsets;
+	qp = create_qp(&env, c->type, &cap, 0);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, qp);
+	id = qp->qp_num;
+	model_qp(test, env.mock, qp, &hw);
+	KUNIT_EXPECT_EQ(test, hw.type, rc ? IRDMA_HW_QPT_ROCE_RC :
+					    IRDMA_HW_QPT_ROCE_UD);
+	KUNIT_EXPECT_EQ(test, hw.state, IRDMA_HW_QPS_IDLE);
+	KUNIT_EXPECT_EQ(test, hw.send_cq, to_iwcq(env.cq)->cq_num);
+	KUNIT_EXPECT_EQ(test, hw.recv_cq, to_iwcq(env.cq)->cq_num);
+	KUNIT_EXPECT_EQ(test, hw.roce.dst_port, ROCE_TEST_UDP_DPORT);
+	KUNIT_EXPECT_GE(test, hw.sq_quanta, cap.max_send_wr);
+
+	for (i = 0; i < ARRAY_SIZE(steps); i++) {
+		KUNIT_ASSERT_EQ_MSG(test, roce_step(env.mock, qp, steps[i].to,
+						    c->mtu, &attr), 0,
+				    "step %u", i);
+		model_qp(test, env.mock, qp, &hw);
+		KUNIT_EXPECT_EQ_MSG(test, hw.state, steps[i].hw_state,
+				    "step %u", i);
+		KUNIT_ASSERT_EQ(test, ib_query_qp(qp, &attr, IB_QP_STATE,
+						  &init), 0);
+		KUNIT_EXPECT_EQ_MSG(test, attr.qp_state, steps[i].to,
+				    "step %u", i);
+		if (steps[i].to != IB_QPS_RTR && steps[i].to != IB_QPS_RTS)
+			continue;
+		KUNIT_EXPECT_EQ(test, hw.roce.pkey, 0xffff);
+		KUNIT_EXPECT_EQ(test, hw.pd, to_iwpd(env.pd)->sc_pd.pd_id);
+		expect_ws_leaf(test, env.mock, &hw);
+		if (!rc) {
+			KUNIT_EXPECT_EQ(test, hw.roce.qkey, ROCE_TEST_QKEY);
+			if (steps[i].to == IB_QPS_RTS)
+				KUNIT_EXPECT_EQ(test, hw.roce.psn_nxt,
+						ROCE_TEST_SQ_PSN);
+			continue;
+		}
+		expect_roce_path(test, &env, &hw, c->mtu);
+		KUNIT_EXPECT_TRUE(test, hw.roce.rd_ok);
+		KUNIT_EXPECT_TRUE(test, hw.roce.wr_ok);
+		if (steps[i].to != IB_QPS_RTS)
+			continue;
+		KUNIT_EXPECT_EQ(test, hw.roce.psn_nxt, ROCE_TEST_SQ_PSN);
+		KUNIT_EXPECT_EQ(test, hw.roce.rexmit_thresh, ROCE_TEST_RETRY);
+		KUNIT_EXPECT_EQ(test, hw.roce.rnr_thresh, ROCE_TEST_RNR_RETRY);
+		KUNIT_EXPECT_EQ(test, hw.roce.ord, 1);
+	}
+
+	KUNIT_EXPECT_EQ(test, ib_destroy_qp(qp), 0);
+	KUNIT_EXPECT_FALSE(test, irdma_hw_model_qp(env.mock->hw, id, &hw));
+	KUNIT_EXPECT_EQ(test, irdma_hw_model_ws_nodes(env.mock->hw), nodes);
+	KUNIT_EXPECT_EQ(test, env.mock->qsets, qsets);
+	irdma_mock_expect_ids(env.mock, &was);
+	qp_env_done(&env);
+}
+
+static const enum ib_qp_state roce_err_froms[] = {
+	IB_QPS_INIT, IB_QPS_RTR, IB_QPS_RTS,
+};
+
+static void roce_err_from_desc(const enum ib_qp_state *from, char *desc)
+{
+	static const char * const names[] = {
+		[IB_QPS_INIT] = "from INIT", [IB_QPS_RTR] = "from RTR",
+		[IB_QPS_RTS] = "from RTS",
+	};
+
+	strscpy(desc, names[*from], KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(roce_err_from, roce_err_froms, roce_err_from_desc);
+
+/*
+ * ERR from each state an RC QP takes: one MODIFY_QP, to the hardware's
+ * ERROR, both queues flushed by the driver's cleanup work, query_qp
+ * saying ERR; then RESET.
+ */
+static void roce_qp_err(struct kunit *test)
+{
+	const enum ib_qp_state from = *(const enum ib_qp_state *)test->param_value;
+	static const enum ib_qp_state path[] = {
+		IB_QPS_INIT, IB_QPS_RTR, IB_QPS_RTS,
+	};
+	struct ib_qp_cap cap = { 16, 16, 1, 1, 0 };
+	struct ib_qp_init_attr init;
+	struct irdma_hw_qp before, hw;
+	struct ib_qp_attr attr;
+	struct qp_env env;
+	struct ib_qp *qp;
+	u32 i;
+
+	roce_env(test, &env);
+	qp = create_qp(&env, IB_QPT_RC, &cap, 0);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, qp);
+	for (i = 0; i < ARRAY_SIZE(path); i++) {
+		KUNIT_ASSERT_EQ(test, roce_step(env.mock, qp, path[i],
+						IB_MTU_1024, &attr), 0);
+		if (path[i] == from)
+			break;
+	}
+	model_qp(test, env.mock, qp, &before);
+	KUNIT_ASSERT_EQ(test, roce_step(env.mock, qp, IB_QPS_ERR, IB_MTU_1024,
+					&attr), 0);
+	flush_workqueue(env.mock->iwdev->cleanup_wq);
+	model_qp(test, env.mock, qp, &hw);
+	KUNIT_EXPECT_EQ(test, hw.state, IRDMA_HW_QPS_ERROR);
+	KUNIT_EXPECT_EQ(test, hw.modifies, before.modifies + 1);
+	KUNIT_EXPECT_TRUE(test, hw.sq_flushed);
+	KUNIT_EXPECT_TRUE(test, hw.rq_flushed);
+	KUNIT_ASSERT_EQ(test, ib_query_qp(qp, &attr, IB_QP_STATE, &init), 0);
+	KUNIT_EXPECT_EQ(test, attr.qp_state, IB_QPS_ERR);
+	KUNIT_EXPECT_EQ(test, roce_step(env.mock, qp, IB_QPS_RESET, IB_MTU_1024,
+					&attr), 0);
+	KUNIT_EXPECT_EQ(test, ib_destroy_qp(qp), 0);
+	qp_env_done(&env);
+}
+
+struct roce_bad_case {
+	const char *name;
+	enum ib_qp_state from;		/* reached with roce_step() */
+	enum ib_qp_state to;
+	int mask;
+	u16 pkey_index;
+};
+
+static const struct roce_bad_case roce_bad_cases[] = {
+	{ "RTR without an address vector", IB_QPS_INIT, IB_QPS_RTR,
+	  IB_QP_PATH_MTU | IB_QP_DEST_QPN | IB_QP_RQ_PSN |
+	  IB_QP_MAX_DEST_RD_ATOMIC | IB_QP_MIN_RNR_TIMER },
+	{ "RTS from INIT", IB_QPS_INIT, IB_QPS_RTS,
+	  IB_QP_TIMEOUT | IB_QP_RETRY_CNT | IB_QP_RNR_RETRY | IB_QP_SQ_PSN |
+	  IB_QP_MAX_QP_RD_ATOMIC },
+	{ "P_Key index 1", IB_QPS_RESET, IB_QPS_INIT,
+	  IB_QP_PKEY_INDEX | IB_QP_PORT | IB_QP_ACCESS_FLAGS, 1 },
+	{ "SQD from RTR", IB_QPS_RTR, IB_QPS_SQD, 0 },
+	{ "RTR from RESET", IB_QPS_RESET, IB_QPS_RTR,
+	  IB_QP_AV | IB_QP_PATH_MTU | IB_QP_DEST_QPN | IB_QP_RQ_PSN |
+	  IB_QP_MAX_DEST_RD_ATOMIC | IB_QP_MIN_RNR_TIMER },
+	{ "RTS from RESET", IB_QPS_RESET, IB_QPS_RTS,
+	  IB_QP_TIMEOUT | IB_QP_RETRY_CNT | IB_QP_RNR_RETRY | IB_QP_SQ_PSN |
+	  IB_QP_MAX_QP_RD_ATOMIC },
+	{ "INIT from RTR", IB_QPS_RTR, IB_QPS_INIT,
+	  IB_QP_PKEY_INDEX | IB_QP_PORT | IB_QP_ACCESS_FLAGS },
+	{ "SQD from INIT", IB_QPS_INIT, IB_QPS_SQD, 0 },
+};
+
+KUNIT_ARRAY_PARAM_DESC(roce_bad, roce_bad_cases, name);
+
+/*
+ * A state change RoCE refuses gets -EINVAL before the hardware hears of
+ * it: no MODIFY_QP, the QP in the hardware and in query_qp as it was.
+ */
+static void roce_modify_bad(struct kunit *test)
+{
+	const struct roce_bad_case *c = test->param_value;
+	static const enum ib_qp_state path[] = { IB_QPS_INIT, IB_QPS_RTR };
+	struct ib_qp_cap cap = { 16, 16, 1, 1, 0 };
+	struct irdma_hw_qp before, after;
+	struct ib_qp_init_attr init;
+	struct ib_qp_attr attr;
+	struct qp_env env;
+	struct ib_qp *qp;
+	u32 i, modifies;
+
+	roce_env(test, &env);
+	qp = create_qp(&env, IB_QPT_RC, &cap, 0);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, qp);
+	for (i = 0; i < ARRAY_SIZE(path) && c->from != IB_QPS_RESET; i++) {
+		KUNIT_ASSERT_EQ(test, roce_step(env.mock, qp, path[i],
+						IB_MTU_1024, &attr), 0);
+		if (path[i] == c->from)
+			break;
+	}
+	model_qp(test, env.mock, qp, &before);
+	modifies = irdma_hw_model_op_count(env.mock->hw, IRDMA_HW_OP_MODIFY_QP);
+
+	memset(&attr, 0, sizeof(attr));
+	attr.qp_state = c->to;
+	attr.port_num = 1;
+	attr.pkey_index = c->pkey_index;
+	attr.path_mtu = IB_MTU_1024;
+	attr.dest_qp_num = ROCE_TEST_DEST_QPN;
+	attr.retry_cnt = ROCE_TEST_RETRY;
+	attr.max_dest_rd_atomic = 1;
+	attr.max_rd_atomic = 1;
+	roce_ah_attr(env.mock, &attr.ah_attr, &roce_test_dgid, roce_test_dmac);
+	KUNIT_EXPECT_EQ(test, ib_modify_qp(qp, &attr, IB_QP_STATE | c->mask),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, irdma_hw_model_op_count(env.mock->hw,
+						      IRDMA_HW_OP_MODIFY_QP),
+			modifies);
+	model_qp(test, env.mock, qp, &after);
+	KUNIT_EXPECT_EQ(test, after.state, before.state);
+	KUNIT_EXPECT_EQ(test, after.modifies, before.modifies);
+	KUNIT_ASSERT_EQ(test, ib_query_qp(qp, &attr, IB_QP_STATE, &init), 0);
+	KUNIT_EXPECT_EQ(test, attr.qp_state, c->from);
+	KUNIT_EXPECT_EQ(test, ib_destroy_qp(qp), 0);
+	qp_env_done(&env);
+}
+
+/* The attributes roce_step() gives each transition of an RC QP */
+#define ROCE_INIT_MASK	(IB_QP_PKEY_INDEX | IB_QP_PORT | IB_QP_ACCESS_FLAGS)
+#define ROCE_RTR_MASK	(IB_QP_AV | IB_QP_PATH_MTU | IB_QP_DEST_QPN | \
+			 IB_QP_RQ_PSN | IB_QP_MAX_DEST_RD_ATOMIC | \
+			 IB_QP_MIN_RNR_TIMER)
+#define ROCE_RTS_MASK	(IB_QP_TIMEOUT | IB_QP_RETRY_CNT | \
+			 IB_QP_RNR_RETRY | IB_QP_SQ_PSN | \
+			 IB_QP_MAX_QP_RD_ATOMIC)
+
+struct roce_missing_case {
+	const char *name;
+	enum ib_qp_state to;
+	int missing;
+	bool ud;
+};
+
+static const struct roce_missing_case roce_missing_cases[] = {
+	{ "INIT without a P_Key index", IB_QPS_INIT, IB_QP_PKEY_INDEX },
+	{ "INIT without a port", IB_QPS_INIT, IB_QP_PORT },
+	{ "INIT without access flags", IB_QPS_INIT, IB_QP_ACCESS_FLAGS },
+	{ "RTR without a path MTU", IB_QPS_RTR, IB_QP_PATH_MTU },
+	{ "RTR without a destination QP", IB_QPS_RTR, IB_QP_DEST_QPN },
+	{ "RTR without a receive PSN", IB_QPS_RTR, IB_QP_RQ_PSN },
+	{ "RTR without a responder depth", IB_QPS_RTR,
+	  IB_QP_MAX_DEST_RD_ATOMIC },
+	{ "RTR without an RNR timer", IB_QPS_RTR, IB_QP_MIN_RNR_TIMER },
+	{ "RTS without a send PSN", IB_QPS_RTS, IB_QP_SQ_PSN },
+	{ "RTS without a timeout", IB_QPS_RTS, IB_QP_TIMEOUT },
+	{ "RTS without a retry count", IB_QPS_RTS, IB_QP_RETRY_CNT },
+	{ "RTS without an RNR retry count", IB_QPS_RTS, IB_QP_RNR_RETRY },
+	{ "RTS without an initiator depth", IB_QPS_RTS,
+	  IB_QP_MAX_QP_RD_ATOMIC },
+	{ "UD INIT without a Q_Key", IB_QPS_INIT, IB_QP_QKEY, true },
+	{ "UD INIT without a P_Key index", IB_QPS_INIT, IB_QP_PKEY_INDEX,
+	  true },
+	{ "UD INIT without a port", IB_QPS_INIT, IB_QP_PORT, true },
+	{ "UD RTS without a send PSN", IB_QPS_RTS, IB_QP_SQ_PSN, true },
+};
+
+KUNIT_ARRAY_PARAM_DESC(roce_missing, roce_missing_cases, name);
+
+/*
+ * A transition of an RC or UD QP without one of the attributes it
+ * requires (IBTA 10.3.1) gets -EINVAL before the hardware hears of it: no
+ * MODIFY_QP, the QP as it was; the same transition with all of them
+ * then goes through.
+ */
+static void roce_modify_missing(struct kunit *test)
+{
+	const struct roce_missing_case *c = test->param_value;
+	static const enum ib_qp_state path[] = {
+		IB_QPS_INIT, IB_QPS_RTR, IB_QPS_RTS,
+	};
+	static const int masks[] = {
+		ROCE_INIT_MASK, ROCE_RTR_MASK, ROCE_RTS_MASK,
+	};
+	static const int ud_masks[] = {
+		IB_QP_PKEY_INDEX | IB_QP_PORT | IB_QP_QKEY, 0, IB_QP_SQ_PSN,
+	};
+	struct ib_qp_cap cap = { 16, 16, 1, 1, 0 };
+	struct irdma_hw_qp before, after;
+	struct ib_qp_init_attr init;
+	struct ib_qp_attr attr;
+	struct qp_env env;
+	struct ib_qp *qp;
+	u32 i, modifies;
+	int mask;
+
+	roce_env(test, &env);
+	qp = create_qp(&env, c->ud ? IB_QPT_UD : IB_QPT_RC, &cap, 0);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, qp);
+	for (i = 0; path[i] != c->to; i++)
+		KUNIT_ASSERT_EQ(test, roce_step(env.mock, qp, path[i],
+						IB_MTU_1024, &attr), 0);
+	model_qp(test, env.mock, qp, &before);
+	modifies = irdma_hw_model_op_count(env.mock->hw, IRDMA_HW_OP_MODIFY_QP);
+
+	/* roce_step()'s attributes, with one of those required left out */
+	mask = c->ud ? ud_masks[i] : masks[i];
+	KUNIT_ASSERT_EQ(test, mask & c->missing, c->missing);
+	memset(&attr, 0, sizeof(attr));
+	attr.qp_state = c->to;
+	attr.port_num = 1;
+	attr.path_mtu = IB_MTU_1024;
+	attr.dest_qp_num = ROCE_TEST_DEST_QPN;
+	attr.rq_psn = ROCE_TEST_RQ_PSN;
+	attr.sq_psn = ROCE_TEST_SQ_PSN;
+	attr.max_dest_rd_atomic = 1;
+	attr.max_rd_atomic = 1;
+	attr.retry_cnt = ROCE_TEST_RETRY;
+	attr.rnr_retry = ROCE_TEST_RNR_RETRY;
+	attr.qkey = ROCE_TEST_QKEY;
+	roce_ah_attr(env.mock, &attr.ah_attr, &roce_test_dgid, roce_test_dmac);
+	KUNIT_EXPECT_EQ(test, ib_modify_qp(qp, &attr, IB_QP_STATE |
+					   (mask & ~c->missing)),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, irdma_hw_model_op_count(env.mock->hw,
+						      IRDMA_HW_OP_MODIFY_QP),
+			modifies);
+	model_qp(test, env.mock, qp, &after);
+	KUNIT_EXPECT_EQ(test, after.state, before.state);
+	KUNIT_ASSERT_EQ(test, ib_query_qp(qp, &attr, IB_QP_STATE, &init), 0);
+	KUNIT_EXPECT_EQ(test, attr.qp_state, i ? path[i - 1] : IB_QPS_RESET);
+
+	KUNIT_EXPECT_EQ(test, roce_step(env.mock, qp, c->to, IB_MTU_1024,
+					&attr), 0);
+	model_qp(test, env.mock, qp, &after);
+	KUNIT_EXPECT_EQ(test, after.modifies, before.modifies + 1);
+	KUNIT_EXPECT_EQ(test, ib_destroy_qp(qp), 0);
+	qp_env_done(&env);
+}
+
+struct ws_fail_case {
+	const char *name;
+	bool reset;	/* the TC change has rebuilt the work scheduler */
+	bool firmware;	/* then the firmware fails WS_NODE */
+	bool ice;	/* then ice refuses the queue set */
+};
+
+static const struct ws_fail_case ws_fail_cases[] = {
+	{ "during a TC change", false, false, false },
+	{ "the firmware fails WS_NODE", true, true, false },
+	{ "ice refuses the queue set", true, false, true },
+};
+
+KUNIT_ARRAY_PARAM_DESC(ws_fail, ws_fail_cases, name);
+
+/*
+ * A RoCE QP joins the work scheduler after CREATE_QP.  When it cannot
+ * (ice is changing the traffic classes; or, with the scheduler tree torn
+ * down by a TC change, the firmware fails the node or ice has no queue
+ * set for it), create_qp fails and gives everything back: the QP
+ * destroyed in the hardware, its ID, no QP left in the table the event
+ * handlers look QPs up in (which would point at freed memory), the work
+ * scheduler and ice's queue sets as they were.  The next QP is made as if
+ * nothing had happened.
+ */
+static void roce_qp_ws_refused(struct kunit *test)
+{
+	const struct ws_fail_case *c = test->param_value;
+	struct ib_qp_cap cap = { 16, 16, 1, 1, 0 };
+	struct irdma_mock_ids was;
+	struct irdma_hw_qp hw;
+	struct qp_env env;
+	struct ib_qp *qp;
+	u32 i, nodes;
+	int qsets;
+
+	roce_env(test, &env);
+	irdma_mock_tc_change(env.mock, true, c->reset);
+	if (c->reset)
+		irdma_mock_tc_change(env.mock, false, false);
+	irdma_mock_save_ids(env.mock, IRDMA_MOCK_QPS, &was);
+	nodes = irdma_hw_model_ws_nodes(env.mock->hw);
+	qsets = env.mock->qsets;
+	if (c->firmware)
+		irdma_hw_model_fail_next(env.mock->hw, IRDMA_HW_OP_WS_NODE,
+					 QP_TEST_MAJ, QP_TEST_MIN);
+	if (c->ice)
+		env.mock->qset_refuse = -ENOSPC;
+	qp = create_qp(&env, IB_QPT_RC, &cap, 0);
+	KUNIT_EXPECT_TRUE(test, IS_ERR(qp));
+	if (!IS_ERR(qp))
+		ib_destroy_qp(qp);
+	KUNIT_EXPECT_EQ(test, irdma_hw_model_op_count(env.mock->hw,
+						      IRDMA_HW_OP_CREATE_QP),
+			was.creates + 1);
+	irdma_mock_expect_ids(env.mock, &was);
+	for (i = 2; i < env.mock->rf.max_qp; i++)
+		KUNIT_EXPECT_FALSE(test, irdma_hw_model_qp(env.mock->hw, i, &hw));
+	KUNIT_EXPECT_EQ(test, irdma_hw_model_ws_nodes(env.mock->hw), nodes);
+	KUNIT_EXPECT_EQ(test, env.mock->qsets, qsets);
+	KUNIT_EXPECT_EQ(test, env.mock->resets, 0);
+
+	if (!c->reset)
+		irdma_mock_tc_change(env.mock, false, false);
+	qp = create_qp(&env, IB_QPT_RC, &cap, 0);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, qp);
+	model_qp(test, env.mock, qp, &hw);
+	KUNIT_EXPECT_EQ(test, env.mock->qsets, 1);
+	KUNIT_EXPECT_EQ(test, ib_destroy_qp(qp), 0);
+	irdma_mock_expect_ids(env.mock, &was);
+	qp_env_done(&env);
+}
+
+struct ah_case {
+	const char *name;
+	struct in6_addr dgid;
+	u8 mac[ETH_ALEN];	/* the destination's, as the wire needs it */
+	bool loopback;
+	bool self;		/* the port's own GID and MAC instead */
+	const struct roce_grh *grh;	/* or roce_test_grh */
+};
+
+static const struct roce_grh ah_grh_max = { 255, 0xff, 0xfffff };
+static const struct roce_grh ah_grh_min = { 1, 0, 0 };
+
+static const struct ah_case ah_cases[] = {
+	{ "global unicast", { .s6_addr = { 0x20, 0x01, 0x0d, 0xb8, 0, 0, 0, 0,
+					   0, 0, 0, 0, 0, 0x0a, 0, 0x0b } },
+	  { 0x02, 0x00, 0x5e, 0x10, 0x20, 0x30 }, false },
+	{ "link-local", { .s6_addr = { 0xfe, 0x80, 0, 0, 0, 0, 0, 0,
+				       0x02, 0x11, 0x22, 0xff, 0xfe, 0x33,
+				       0x44, 0x55 } },
+	  { 0x02, 0x11, 0x22, 0x33, 0x44, 0x55 }, false },
+	/* RFC 2464: 33:33 and the group's last 32 bits; members loop back */
+	{ "multicast", { .s6_addr = { 0xff, 0x0e, 0, 0, 0, 0, 0, 0,
+				      0, 0, 0, 0, 0x12, 0x34, 0x56, 0x78 } },
+	  { 0x33, 0x33, 0x12, 0x34, 0x56, 0x78 }, true },
+	/* the destination is the port itself: the hardware loops it back */
+	{ "the port's own GID", {}, {}, true, true },
+	{ "every GRH field at its widest",
+	  { .s6_addr = { 0x20, 0x01, 0x0d, 0xb8, 0, 0, 0, 0,
+			 0, 0, 0, 0, 0, 0x0a, 0, 0x0c } },
+	  { 0x02, 0x00, 0x5e, 0x10, 0x20, 0x31 }, false, false, &ah_grh_max },
+	{ "hop limit 1, no class or flow label",
+	  { .s6_addr = { 0x20, 0x01, 0x0d, 0xb8, 0, 0, 0, 0,
+			 0, 0, 0, 0, 0, 0x0a, 0, 0x0d } },
+	  { 0x02, 0x00, 0x5e, 0x10, 0x20, 0x32 }, false, false, &ah_grh_min },
+};
+
+KUNIT_ARRAY_PARAM_DESC(ah, ah_cases, name);
+
+/*
+ * rdma_create_ah() makes an address vector in the hardware, at an AH
+ * index of its own, with the addresses, hop limit, flow label and
+ * traffic class of the GRH, the PD, the port's MAC as the source, and an
+ * ARP cache entry for the destination's MAC (the group MAC of a
+ * multicast GID, whose local members loop back); rdma_destroy_ah() takes
+ * it away and gives its index back.
+ */
+static void roce_ah(struct kunit *test)
+{
+	const struct ah_case *c = test->param_value;
+	const struct roce_grh *grh = c->grh ?: &roce_test_grh;
+	const void *dgid = &c->dgid;
+	const u8 *dmac = c->mac;
+	struct rdma_ah_attr attr;
+	struct irdma_mock_ids was;
+	struct irdma_hw_wqe w, kept;
+	union ib_gid sgid;
+	struct qp_env env;
+	struct ib_ah *ah;
+	u8 mac[ETH_ALEN];
+
+	roce_env(test, &env);
+	default_gid(env.mock, &sgid);
+	if (c->self) {
+		dgid = sgid.raw;
+		dmac = env.mock->iwdev->netdev->dev_addr;
+	}
+	irdma_mock_save_ids(env.mock, IRDMA_MOCK_AHS, &was);
+	roce_ah_attr_grh(env.mock, &attr, dgid, dmac, grh);
+	ah = rdma_create_ah(env.pd, &attr, RDMA_CREATE_AH_SLEEPABLE);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, ah);
+	irdma_mock_last_wqe(env.mock, IRDMA_HW_OP_CREATE_AH, &w);
+	KUNIT_EXPECT_FALSE(test, w.error);
+	KUNIT_EXPECT_TRUE(test, test_bit(w.ah.idx, env.mock->rf.allocated_ahs));
+	KUNIT_ASSERT_TRUE(test, irdma_hw_model_ah(env.mock->hw, w.ah.idx,
+						  &kept));
+	KUNIT_EXPECT_EQ(test, w.ah.pd, to_iwpd(env.pd)->sc_pd.pd_id);
+	KUNIT_EXPECT_FALSE(test, w.ah.ipv4);
+	expect_ip(test, w.ah.dest_ip, dgid, "destination IP");
+	expect_ip(test, w.ah.src_ip, sgid.raw, "source IP");
+	KUNIT_EXPECT_EQ(test, w.ah.hop_limit, grh->hop_limit);
+	KUNIT_EXPECT_EQ(test, w.ah.flow_label, grh->flow_label);
+	KUNIT_EXPECT_EQ(test, w.ah.tc, grh->tclass);
+	KUNIT_EXPECT_FALSE(test, w.ah.insert_vlan);
+	KUNIT_EXPECT_EQ(test, w.ah.loopback, c->loopback);
+	KUNIT_EXPECT_MEMEQ(test, w.ah.mac, env.mock->iwdev->netdev->dev_addr,
+			   ETH_ALEN);
+	KUNIT_ASSERT_TRUE(test, irdma_hw_model_arp(env.mock->hw, w.ah.arp_idx,
+						   mac));
+	KUNIT_EXPECT_MEMEQ(test, mac, dmac, ETH_ALEN);
+
+	rdma_destroy_ah(ah, RDMA_DESTROY_AH_SLEEPABLE);
+	irdma_mock_last_wqe(env.mock, IRDMA_HW_OP_DESTROY_AH, &kept);
+	KUNIT_EXPECT_FALSE(test, kept.error);
+	KUNIT_EXPECT_EQ(test, kept.ah.idx, w.ah.idx);
+	KUNIT_EXPECT_FALSE(test, irdma_hw_model_ah(env.mock->hw, w.ah.idx,
+						   &kept));
+	irdma_mock_ccq_event(env.mock);
+	irdma_mock_expect_ids(env.mock, &was);
+	qp_env_done(&env);
+}
+
+/*
+ * AHs until the device has no AH index left: each one in the hardware,
+ * then an errno with the AH indexes as they were; all come back.
+ */
+static void roce_ah_ids_exhausted(struct kunit *test)
+{
+	struct rdma_ah_attr attr;
+	struct irdma_mock_ids was, full;
+	struct irdma_hw_wqe w;
+	struct ib_ah **ahs;
+	struct qp_env env;
+	struct ib_ah *ah;
+	u32 max, n = 0, i;
+
+	roce_env(test, &env);
+	max = env.mock->rf.max_ah;
+	irdma_mock_save_ids(env.mock, IRDMA_MOCK_AHS, &was);
+	ahs = kunit_kcalloc(test, max, sizeof(*ahs), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, ahs);
+	roce_ah_attr(env.mock, &attr, &roce_test_dgid, roce_test_dmac);
+	for (;;) {
+		ah = rdma_create_ah(env.pd, &attr, RDMA_CREATE_AH_SLEEPABLE);
+		if (IS_ERR(ah))
+			break;
+		KUNIT_ASSERT_LT(test, n, max);
+		ahs[n++] = ah;
+		irdma_mock_last_wqe(env.mock, IRDMA_HW_OP_CREATE_AH, &w);
+		KUNIT_EXPECT_TRUE(test, irdma_hw_model_ah(env.mock->hw,
+							  w.ah.idx, &w));
+	}
+	KUNIT_EXPECT_EQ(test, n, max - bitmap_weight(was.ids, max));
+	irdma_mock_save_ids(env.mock, IRDMA_MOCK_AHS, &full);
+	ah = rdma_create_ah(env.pd, &attr, RDMA_CREATE_AH_SLEEPABLE);
+	KUNIT_EXPECT_TRUE(test, IS_ERR(ah));
+	irdma_mock_expect_ids(env.mock, &full);
+	for (i = 0; i < n; i++)
+		rdma_destroy_ah(ahs[i], RDMA_DESTROY_AH_SLEEPABLE);
+	irdma_mock_ccq_event(env.mock);
+	irdma_mock_expect_ids(env.mock, &was);
 	qp_env_done(&env);
 }
 
@@ -957,9 +1847,7 @@ static struct kunit_case irdma_verbs_qp_cases[] = {
 	KUNIT_CASE(qp_post_recv_too_many_sges),
 	KUNIT_CASE(qp_post_recv_full),
 	KUNIT_CASE(qp_post_send_too_many_sges),
-	KUNIT_CASE(qp_post_send_flushed),
-	KUNIT_CASE(qp_post_recv_flushed),
-	KUNIT_CASE(qp_err_flushes_posted),
+	KUNIT_CASE_PARAM(qp_flushed, flush_gen_params),
 	KUNIT_CASE(qp_hw_refuses_destroy_twice),
 	{}
 };
@@ -969,4 +1857,130 @@ static struct kunit_suite irdma_verbs_qp_suite = {
 	.test_cases = irdma_verbs_qp_cases,
 };
 
-kunit_test_suite(irdma_verbs_qp_suite);
+struct mcast_case {
+	const char *name;
+	union ib_gid gid;
+	bool ipv4;
+	u32 ip[4];		/* as the hardware takes it */
+	u8 mac[ETH_ALEN];	/* RFC 2464, RFC 1112 */
+};
+
+static const struct mcast_case mcast_cases[] = {
+	{ "IPv6 group", { .raw = { 0xff, 0x0e, 0, 0, 0, 0, 0, 0,
+				   0, 0, 0, 0, 0x12, 0x34, 0x56, 0x78 } },
+	  false, { 0xff0e0000, 0, 0, 0x12345678 },
+	  { 0x33, 0x33, 0x12, 0x34, 0x56, 0x78 } },
+	{ "IPv4 group", { .raw = { 0, 0, 0, 0, 0, 0, 0, 0,
+				   0, 0, 0xff, 0xff, 239, 129, 2, 3 } },
+	  true, { 0, 0, 0, (239 << 24) | (129 << 16) | (2 << 8) | 3 },
+	  { 0x01, 0x00, 0x5e, 0x01, 0x02, 0x03 } },
+};
+
+KUNIT_ARRAY_PARAM_DESC(mcast, mcast_cases, name);
+
+/* The one group the hardware has, with @n members: @qp[] */
+static void expect_mcg(struct kunit *test, struct irdma_mock *mock,
+		       const struct mcast_case *c, struct ib_qp **qp, u32 n)
+{
+	struct irdma_hw_ws_node leaf;
+	struct irdma_hw_mcg g;
+	u32 i, j, found = 0;
+
+	KUNIT_ASSERT_EQ(test, irdma_hw_model_mcgs(mock->hw), 1);
+	for (i = 0; i < IRDMA_HW_MCGS; i++)
+		if (irdma_hw_model_mcg(mock->hw, i, &g))
+			break;
+	KUNIT_EXPECT_TRUE(test, test_bit(i, mock->rf.allocated_mcgs));
+	KUNIT_EXPECT_MEMEQ(test, g.mac, c->mac, ETH_ALEN);
+	KUNIT_EXPECT_EQ(test, g.ipv4, c->ipv4);
+	for (j = c->ipv4 ? 3 : 0; j < 4; j++)
+		KUNIT_EXPECT_EQ_MSG(test, g.ip[j], c->ip[j], "IP word %u", j);
+	KUNIT_EXPECT_FALSE(test, g.vlan_valid);
+	KUNIT_EXPECT_EQ(test, g.hmc_fn, mock->rf.sc_dev.hmc_fn_id);
+	KUNIT_EXPECT_LT(test, irdma_hw_model_ws_find(mock->hw, g.qs_handle,
+						     &leaf),
+			IRDMA_HW_WS_NODES);
+	KUNIT_ASSERT_EQ(test, g.n, n);
+	for (i = 0; i < n; i++)
+		for (j = 0; j < n; j++)
+			found += g.qp[j] == qp[i]->qp_num;
+	KUNIT_EXPECT_EQ(test, found, n);
+}
+
+/*
+ * attach_mcast and detach_mcast as the hardware sees the group: the
+ * first member's attach creates it (its MAC RFC 2464's or RFC 1112's,
+ * its address, a QS handle of the work scheduler) with that QP in its
+ * context, the next one's adds it, each detach takes one out and the
+ * last one's destroys the group and gives its index back.
+ */
+static void roce_mcast(struct kunit *test)
+{
+	const struct mcast_case *c = test->param_value;
+	struct ib_qp_cap cap = { 16, 16, 1, 1, 0 };
+	union ib_gid gid = c->gid;
+	struct ib_qp_attr attr;
+	unsigned long *mcgs;
+	struct qp_env env;
+	struct ib_qp *qp[2];
+	u32 i, max;
+
+	roce_env(test, &env);
+	max = env.mock->rf.max_mcg;
+	mcgs = kunit_kcalloc(test, BITS_TO_LONGS(max), sizeof(long),
+			     GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, mcgs);
+	bitmap_copy(mcgs, env.mock->rf.allocated_mcgs, max);
+	for (i = 0; i < ARRAY_SIZE(qp); i++) {
+		qp[i] = create_qp(&env, IB_QPT_UD, &cap, 0);
+		KUNIT_ASSERT_NOT_ERR_OR_NULL(test, qp[i]);
+		KUNIT_ASSERT_EQ(test, roce_step(env.mock, qp[i], IB_QPS_INIT,
+						IB_MTU_1024, &attr), 0);
+	}
+
+	KUNIT_EXPECT_EQ(test, ib_attach_mcast(qp[0], &gid, 0), 0);
+	KUNIT_EXPECT_EQ(test, irdma_hw_model_op_count(env.mock->hw,
+						      IRDMA_HW_OP_CREATE_MCG), 1);
+	expect_mcg(test, env.mock, c, qp, 1);
+	KUNIT_EXPECT_EQ(test, ib_attach_mcast(qp[1], &gid, 0), 0);
+	KUNIT_EXPECT_EQ(test, irdma_hw_model_op_count(env.mock->hw,
+						      IRDMA_HW_OP_MODIFY_MCG), 1);
+	expect_mcg(test, env.mock, c, qp, 2);
+
+	KUNIT_EXPECT_EQ(test, ib_detach_mcast(qp[1], &gid, 0), 0);
+	KUNIT_EXPECT_EQ(test, irdma_hw_model_op_count(env.mock->hw,
+						      IRDMA_HW_OP_MODIFY_MCG), 2);
+	expect_mcg(test, env.mock, c, qp, 1);
+	KUNIT_EXPECT_EQ(test, ib_detach_mcast(qp[0], &gid, 0), 0);
+	KUNIT_EXPECT_EQ(test, irdma_hw_model_op_count(env.mock->hw,
+						      IRDMA_HW_OP_DESTROY_MCG), 1);
+	KUNIT_EXPECT_EQ(test, irdma_hw_model_mcgs(env.mock->hw), 0);
+	KUNIT_EXPECT_TRUE(test, bitmap_equal(env.mock->rf.allocated_mcgs, mcgs,
+					     max));
+	for (i = 0; i < ARRAY_SIZE(qp); i++)
+		KUNIT_EXPECT_EQ(test, ib_destroy_qp(qp[i]), 0);
+	qp_env_done(&env);
+}
+
+static struct kunit_case irdma_verbs_roce_cases[] = {
+	KUNIT_CASE(roce_port),
+	KUNIT_CASE_PARAM(roce_qp_create, roce_create_gen_params),
+	KUNIT_CASE_PARAM(roce_qp_create_bad, roce_create_bad_gen_params),
+	KUNIT_CASE_PARAM(roce_qp_create_bad_ud, roce_ud_bad_gen_params),
+	KUNIT_CASE_PARAM(roce_qp_walk, roce_walk_gen_params),
+	KUNIT_CASE_PARAM(roce_qp_err, roce_err_from_gen_params),
+	KUNIT_CASE_PARAM(roce_modify_bad, roce_bad_gen_params),
+	KUNIT_CASE_PARAM(roce_modify_missing, roce_missing_gen_params),
+	KUNIT_CASE_PARAM(roce_qp_ws_refused, ws_fail_gen_params),
+	KUNIT_CASE_PARAM(roce_ah, ah_gen_params),
+	KUNIT_CASE(roce_ah_ids_exhausted),
+	KUNIT_CASE_PARAM(roce_mcast, mcast_gen_params),
+	{}
+};
+
+static struct kunit_suite irdma_verbs_roce_suite = {
+	.name = "irdma_verbs_roce",
+	.test_cases = irdma_verbs_roce_cases,
+};
+
+kunit_test_suites(&irdma_verbs_qp_suite, &irdma_verbs_roce_suite);

@@ -1235,6 +1235,79 @@ static int roce_step(struct irdma_mock *mock, struct ib_qp *qp,
 	return ib_modify_qp(qp, attr, mask);
 }
 
+/* An RC or UD QP of the RoCE mock, taken by roce_step() up to @at */
+static struct ib_qp *roce_qp_at(struct kunit *test, struct qp_env *env,
+				enum ib_qp_type type, enum ib_qp_state at)
+{
+	static const enum ib_qp_state path[] = {
+		IB_QPS_INIT, IB_QPS_RTR, IB_QPS_RTS,
+	};
+	struct ib_qp_cap cap = { 16, 16, 1, 1, 0 };
+	struct ib_qp_attr attr;
+	struct ib_qp *qp;
+	u32 i;
+
+	qp = create_qp(env, type, &cap, 0);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, qp);
+	for (i = 0; i < ARRAY_SIZE(path) && at != IB_QPS_RESET; i++) {
+		KUNIT_ASSERT_EQ(test, roce_step(env->mock, qp, path[i],
+						IB_MTU_1024, &attr), 0);
+		if (path[i] == at)
+			break;
+	}
+	return qp;
+}
+
+/* Every attribute roce_step() gives any transition, for a move to @to */
+static void roce_all_attrs(struct irdma_mock *mock, struct ib_qp_attr *attr,
+			   enum ib_qp_state to)
+{
+	memset(attr, 0, sizeof(*attr));
+	attr->qp_state = to;
+	attr->port_num = 1;
+	attr->qp_access_flags = IB_ACCESS_LOCAL_WRITE | IB_ACCESS_REMOTE_WRITE |
+				IB_ACCESS_REMOTE_READ;
+	attr->qkey = ROCE_TEST_QKEY;
+	roce_ah_attr(mock, &attr->ah_attr, &roce_test_dgid, roce_test_dmac);
+	attr->path_mtu = IB_MTU_1024;
+	attr->dest_qp_num = ROCE_TEST_DEST_QPN;
+	attr->rq_psn = ROCE_TEST_RQ_PSN;
+	attr->max_dest_rd_atomic = 1;
+	attr->min_rnr_timer = 12;
+	attr->sq_psn = ROCE_TEST_SQ_PSN;
+	attr->timeout = 14;
+	attr->retry_cnt = ROCE_TEST_RETRY;
+	attr->rnr_retry = ROCE_TEST_RNR_RETRY;
+	attr->max_rd_atomic = 1;
+}
+
+/*
+ * @mask of @attr refused with -EINVAL before the hardware hears of it: no
+ * MODIFY_QP, the QP in the hardware as @before it, and query_qp still
+ * saying @state.
+ */
+static void expect_roce_refused(struct kunit *test, struct qp_env *env,
+				struct ib_qp *qp, struct ib_qp_attr *attr,
+				int mask, enum ib_qp_state state,
+				struct irdma_hw_qp *before)
+{
+	u32 modifies = irdma_hw_model_op_count(env->mock->hw,
+					       IRDMA_HW_OP_MODIFY_QP);
+	struct ib_qp_init_attr init;
+	struct irdma_hw_qp after;
+
+	model_qp(test, env->mock, qp, before);
+	KUNIT_EXPECT_EQ(test, ib_modify_qp(qp, attr, mask), -EINVAL);
+	KUNIT_EXPECT_EQ(test, irdma_hw_model_op_count(env->mock->hw,
+						      IRDMA_HW_OP_MODIFY_QP),
+			modifies);
+	model_qp(test, env->mock, qp, &after);
+	KUNIT_EXPECT_EQ(test, after.state, before->state);
+	KUNIT_EXPECT_EQ(test, after.modifies, before->modifies);
+	KUNIT_ASSERT_EQ(test, ib_query_qp(qp, attr, IB_QP_STATE, &init), 0);
+	KUNIT_EXPECT_EQ(test, attr->qp_state, state);
+}
+
 /* The path an RC QP's context must give the wire engine from RTR on */
 static void expect_roce_path(struct kunit *test, struct qp_env *env,
 			     const struct irdma_hw_qp *hw, enum ib_mtu mtu)
@@ -1383,26 +1456,14 @@ KUNIT_ARRAY_PARAM(roce_err_from, roce_err_froms, roce_err_from_desc);
 static void roce_qp_err(struct kunit *test)
 {
 	const enum ib_qp_state from = *(const enum ib_qp_state *)test->param_value;
-	static const enum ib_qp_state path[] = {
-		IB_QPS_INIT, IB_QPS_RTR, IB_QPS_RTS,
-	};
-	struct ib_qp_cap cap = { 16, 16, 1, 1, 0 };
 	struct ib_qp_init_attr init;
 	struct irdma_hw_qp before, hw;
 	struct ib_qp_attr attr;
 	struct qp_env env;
 	struct ib_qp *qp;
-	u32 i;
 
 	roce_env(test, &env);
-	qp = create_qp(&env, IB_QPT_RC, &cap, 0);
-	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, qp);
-	for (i = 0; i < ARRAY_SIZE(path); i++) {
-		KUNIT_ASSERT_EQ(test, roce_step(env.mock, qp, path[i],
-						IB_MTU_1024, &attr), 0);
-		if (path[i] == from)
-			break;
-	}
+	qp = roce_qp_at(test, &env, IB_QPT_RC, from);
 	model_qp(test, env.mock, qp, &before);
 	KUNIT_ASSERT_EQ(test, roce_step(env.mock, qp, IB_QPS_ERR, IB_MTU_1024,
 					&attr), 0);
@@ -1458,47 +1519,17 @@ KUNIT_ARRAY_PARAM_DESC(roce_bad, roce_bad_cases, name);
 static void roce_modify_bad(struct kunit *test)
 {
 	const struct roce_bad_case *c = test->param_value;
-	static const enum ib_qp_state path[] = { IB_QPS_INIT, IB_QPS_RTR };
-	struct ib_qp_cap cap = { 16, 16, 1, 1, 0 };
-	struct irdma_hw_qp before, after;
-	struct ib_qp_init_attr init;
+	struct irdma_hw_qp before;
 	struct ib_qp_attr attr;
 	struct qp_env env;
 	struct ib_qp *qp;
-	u32 i, modifies;
 
 	roce_env(test, &env);
-	qp = create_qp(&env, IB_QPT_RC, &cap, 0);
-	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, qp);
-	for (i = 0; i < ARRAY_SIZE(path) && c->from != IB_QPS_RESET; i++) {
-		KUNIT_ASSERT_EQ(test, roce_step(env.mock, qp, path[i],
-						IB_MTU_1024, &attr), 0);
-		if (path[i] == c->from)
-			break;
-	}
-	model_qp(test, env.mock, qp, &before);
-	modifies = irdma_hw_model_op_count(env.mock->hw, IRDMA_HW_OP_MODIFY_QP);
-
-	memset(&attr, 0, sizeof(attr));
-	attr.qp_state = c->to;
-	attr.port_num = 1;
+	qp = roce_qp_at(test, &env, IB_QPT_RC, c->from);
+	roce_all_attrs(env.mock, &attr, c->to);
 	attr.pkey_index = c->pkey_index;
-	attr.path_mtu = IB_MTU_1024;
-	attr.dest_qp_num = ROCE_TEST_DEST_QPN;
-	attr.retry_cnt = ROCE_TEST_RETRY;
-	attr.max_dest_rd_atomic = 1;
-	attr.max_rd_atomic = 1;
-	roce_ah_attr(env.mock, &attr.ah_attr, &roce_test_dgid, roce_test_dmac);
-	KUNIT_EXPECT_EQ(test, ib_modify_qp(qp, &attr, IB_QP_STATE | c->mask),
-			-EINVAL);
-	KUNIT_EXPECT_EQ(test, irdma_hw_model_op_count(env.mock->hw,
-						      IRDMA_HW_OP_MODIFY_QP),
-			modifies);
-	model_qp(test, env.mock, qp, &after);
-	KUNIT_EXPECT_EQ(test, after.state, before.state);
-	KUNIT_EXPECT_EQ(test, after.modifies, before.modifies);
-	KUNIT_ASSERT_EQ(test, ib_query_qp(qp, &attr, IB_QP_STATE, &init), 0);
-	KUNIT_EXPECT_EQ(test, attr.qp_state, c->from);
+	expect_roce_refused(test, &env, qp, &attr, IB_QP_STATE | c->mask,
+			    c->from, &before);
 	KUNIT_EXPECT_EQ(test, ib_destroy_qp(qp), 0);
 	qp_env_done(&env);
 }
@@ -1562,50 +1593,26 @@ static void roce_modify_missing(struct kunit *test)
 	static const int ud_masks[] = {
 		IB_QP_PKEY_INDEX | IB_QP_PORT | IB_QP_QKEY, 0, IB_QP_SQ_PSN,
 	};
-	struct ib_qp_cap cap = { 16, 16, 1, 1, 0 };
 	struct irdma_hw_qp before, after;
-	struct ib_qp_init_attr init;
+	enum ib_qp_state from;
 	struct ib_qp_attr attr;
 	struct qp_env env;
 	struct ib_qp *qp;
-	u32 i, modifies;
+	u32 i = 0;
 	int mask;
 
+	while (path[i] != c->to)
+		i++;
+	from = i ? path[i - 1] : IB_QPS_RESET;
 	roce_env(test, &env);
-	qp = create_qp(&env, c->ud ? IB_QPT_UD : IB_QPT_RC, &cap, 0);
-	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, qp);
-	for (i = 0; path[i] != c->to; i++)
-		KUNIT_ASSERT_EQ(test, roce_step(env.mock, qp, path[i],
-						IB_MTU_1024, &attr), 0);
-	model_qp(test, env.mock, qp, &before);
-	modifies = irdma_hw_model_op_count(env.mock->hw, IRDMA_HW_OP_MODIFY_QP);
+	qp = roce_qp_at(test, &env, c->ud ? IB_QPT_UD : IB_QPT_RC, from);
 
 	/* roce_step()'s attributes, with one of those required left out */
 	mask = c->ud ? ud_masks[i] : masks[i];
 	KUNIT_ASSERT_EQ(test, mask & c->missing, c->missing);
-	memset(&attr, 0, sizeof(attr));
-	attr.qp_state = c->to;
-	attr.port_num = 1;
-	attr.path_mtu = IB_MTU_1024;
-	attr.dest_qp_num = ROCE_TEST_DEST_QPN;
-	attr.rq_psn = ROCE_TEST_RQ_PSN;
-	attr.sq_psn = ROCE_TEST_SQ_PSN;
-	attr.max_dest_rd_atomic = 1;
-	attr.max_rd_atomic = 1;
-	attr.retry_cnt = ROCE_TEST_RETRY;
-	attr.rnr_retry = ROCE_TEST_RNR_RETRY;
-	attr.qkey = ROCE_TEST_QKEY;
-	roce_ah_attr(env.mock, &attr.ah_attr, &roce_test_dgid, roce_test_dmac);
-	KUNIT_EXPECT_EQ(test, ib_modify_qp(qp, &attr, IB_QP_STATE |
-					   (mask & ~c->missing)),
-			-EINVAL);
-	KUNIT_EXPECT_EQ(test, irdma_hw_model_op_count(env.mock->hw,
-						      IRDMA_HW_OP_MODIFY_QP),
-			modifies);
-	model_qp(test, env.mock, qp, &after);
-	KUNIT_EXPECT_EQ(test, after.state, before.state);
-	KUNIT_ASSERT_EQ(test, ib_query_qp(qp, &attr, IB_QP_STATE, &init), 0);
-	KUNIT_EXPECT_EQ(test, attr.qp_state, i ? path[i - 1] : IB_QPS_RESET);
+	roce_all_attrs(env.mock, &attr, c->to);
+	expect_roce_refused(test, &env, qp, &attr,
+			    IB_QP_STATE | (mask & ~c->missing), from, &before);
 
 	KUNIT_EXPECT_EQ(test, roce_step(env.mock, qp, c->to, IB_MTU_1024,
 					&attr), 0);

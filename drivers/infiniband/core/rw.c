@@ -981,55 +981,69 @@ static __always_inline void rdma_rw_set_sg(struct scatterlist *sg,
 
 /*
  * rdma_rw_bvec_fill_sgl() without a segment boundary: the pieces come
- * straight off the array, as rdma_rw_bvec_count_segs() counted them, each
- * segment's max_len long but the last.
+ * straight off the array, each segment's max_len long but the last.
+ * Returns how many, or 0 when @iter has more than @max_pieces or reaches
+ * past @nr_bvec entries.
  */
-static void rdma_rw_bvec_fill_segs(struct scatterlist *sgl, u32 nr_pieces,
-				   const struct bio_vec *bv, u32 done,
-				   u32 size, u32 max_len)
+static u32 rdma_rw_bvec_fill_segs(struct scatterlist *sgl, u32 max_pieces,
+				  const struct bio_vec *bvecs, u32 nr_bvec,
+				  const struct bvec_iter *iter, u32 max_len)
 {
-	u32 i = 0, left, off, len;
+	u32 idx = iter->bi_idx, done = iter->bi_bvec_done;
+	u32 size = iter->bi_size, n = 0, left, off, len;
+	const struct bio_vec *bv;
 
-	for (; i < nr_pieces && size; bv++, done = 0) {
+	for (; size; idx++, done = 0) {
+		if (idx >= nr_bvec)
+			return 0;
+		bv = &bvecs[idx];
+		if (done > bv->bv_len)
+			return 0;
 		left = min(size, bv->bv_len - done);
 		size -= left;
-		for (; left && i < nr_pieces; i++) {
+		for (; left; n++) {
+			if (n == max_pieces)
+				return 0;
 			off = bv->bv_offset + done;
 			len = min(left, max_len);
-			rdma_rw_set_sg(&sgl[i],
+			rdma_rw_set_sg(&sgl[n],
 				       nth_page(bv->bv_page, off / PAGE_SIZE),
 				       len, offset_in_page(off));
 			done += len;
 			left -= len;
 		}
 	}
+	return n;
 }
 
 /*
- * Write the @nr_pieces pieces of @iter, which rdma_rw_bvec_count() has
- * walked, into @sgl: one array, each entry written once (no
- * sg_init_table() clearing it first) and no sg_next() call per entry.
+ * Write the pieces of @iter into @sgl, which has room for @max_pieces: one
+ * array, each entry written once (no sg_init_table() clearing it first)
+ * and no sg_next() call per entry.  On a device with a segment boundary,
+ * rdma_rw_bvec_count() has walked @iter and found @max_pieces.  Returns
+ * how many were written, 0 when they did not fit.
  */
-static void rdma_rw_bvec_fill_sgl(struct scatterlist *sgl, u32 nr_pieces,
-				  const struct bio_vec *bvecs, u32 nr_bvec,
-				  struct bvec_iter iter,
-				  const struct rdma_rw_dma_limits *lim)
+static u32 rdma_rw_bvec_fill_sgl(struct scatterlist *sgl, u32 max_pieces,
+				 const struct bio_vec *bvecs, u32 nr_bvec,
+				 struct bvec_iter iter,
+				 const struct rdma_rw_dma_limits *lim)
 {
 	struct bio_vec piece = {};
-	u32 i;
+	u32 n;
 
 	if (lim->boundary == ULONG_MAX) {
-		rdma_rw_bvec_fill_segs(sgl, nr_pieces, &bvecs[iter.bi_idx],
-				       iter.bi_bvec_done, iter.bi_size,
-				       lim->max_len);
+		n = rdma_rw_bvec_fill_segs(sgl, max_pieces, bvecs, nr_bvec,
+					   &iter, lim->max_len);
 	} else {
-		for (i = 0; i < nr_pieces; i++) {
+		for (n = 0; n < max_pieces; n++) {
 			rdma_rw_bvec_next(bvecs, nr_bvec, &iter, lim, &piece);
-			rdma_rw_set_sg(&sgl[i], piece.bv_page, piece.bv_len,
+			rdma_rw_set_sg(&sgl[n], piece.bv_page, piece.bv_len,
 				       piece.bv_offset);
 		}
 	}
-	sg_init_marker(sgl, nr_pieces);
+	if (n)
+		sg_init_marker(sgl, n);
+	return n;
 }
 
 /* The room behind a bio_vec I/O's scatterlist, in the same allocation. */
@@ -1040,41 +1054,48 @@ static void *rdma_rw_bvec_room(const struct sg_table *sgt)
 }
 
 /*
- * Map the @nr_pieces pieces of @iter as one scatterlist, the way the block
- * layer hands a request over: one call into the DMA layer, which an IOMMU
- * may lay out as one range and which P2PDMA pages go through, and from
- * there on the scatterlist path.  The list takes one allocation with room
- * behind it for the SGE work requests or the registrations, whichever the
- * I/O may take, so that an I/O through MRs allocates once as the
+ * Map the pieces of @iter, at most @max_pieces, as one scatterlist, the way
+ * the block layer hands a request over: one call into the DMA layer, which
+ * an IOMMU may lay out as one range and which P2PDMA pages go through, and
+ * from there on the scatterlist path.  The list takes one allocation with
+ * room behind it for the SGE work requests or the registrations, whichever
+ * the I/O may take, so that an I/O through MRs allocates once as the
  * scatterlist API's does; the context keeps it until it is destroyed.
+ * Returns 0, with nothing allocated, when @iter has more pieces or
+ * reaches past @nr_bvec entries, which rdma_rw_bvec_count() then tells.
  */
 static noinline int
 rdma_rw_init_bvec_sgl(struct rdma_rw_ctx *ctx, struct ib_qp *qp, u32 port_num,
 		      const struct bio_vec *bvecs, u32 nr_bvec,
-		      struct bvec_iter iter, u32 nr_pieces,
+		      struct bvec_iter iter, u32 max_pieces,
 		      const struct rdma_rw_dma_limits *lim, u64 remote_addr,
 		      u32 rkey, enum dma_data_direction dir)
 {
-	size_t sgl_size = array_size(nr_pieces, sizeof(struct scatterlist));
-	struct sg_table sgt = { .orig_nents = nr_pieces };
+	size_t sgl_size = array_size(max_pieces, sizeof(struct scatterlist));
 	struct ib_device *dev = qp->device;
+	struct sg_table sgt = {};
 	size_t room_size = 0;
 	int ret;
 
 	/* Mapping may merge pieces, never split them: room for the most. */
 	if (!rdma_rw_mr_required(dev, port_num, dir))
-		room_size = rdma_rw_sge_wrs_size(nr_pieces,
+		room_size = rdma_rw_sge_wrs_size(max_pieces,
 						 rdma_rw_max_sge(qp, dir));
-	if (rdma_rw_io_needs_mr(dev, port_num, dir, nr_pieces))
+	if (rdma_rw_io_needs_mr(dev, port_num, dir, max_pieces))
 		room_size = max(room_size,
-				array_size(rdma_rw_nr_regs(dev, nr_pieces),
+				array_size(rdma_rw_nr_regs(dev, max_pieces),
 					   sizeof(struct rdma_rw_reg_ctx)));
 	sgt.sgl = kvmalloc(size_add(sgl_size, room_size), GFP_KERNEL);
 	if (!sgt.sgl)
 		return -ENOMEM;
 
-	rdma_rw_bvec_fill_sgl(sgt.sgl, nr_pieces, bvecs, nr_bvec, iter, lim);
-
+	/* Fewer pieces leave more room, which starts right behind them. */
+	sgt.orig_nents = rdma_rw_bvec_fill_sgl(sgt.sgl, max_pieces, bvecs,
+					       nr_bvec, iter, lim);
+	if (!sgt.orig_nents) {
+		ret = 0;
+		goto out_free;
+	}
 	ret = ib_dma_map_sgtable_attrs(qp->device, &sgt, dir, 0);
 	if (ret)
 		goto out_free;
@@ -1091,6 +1112,17 @@ out_unmap:
 out_free:
 	kvfree(sgt.sgl);
 	return ret;
+}
+
+/*
+ * The most pieces an I/O of @iter has when each segment is a page or more
+ * and none is cut but its first and last, as the block layer's and a
+ * buffer's pages are.  The entries left in the array bound them too.
+ */
+static u32 rdma_rw_bvec_max_pieces(u32 nr_bvec, const struct bvec_iter *iter)
+{
+	return min(nr_bvec - iter->bi_idx,
+		   DIV_ROUND_UP(iter->bi_size, PAGE_SIZE) + 1);
 }
 
 /*
@@ -1138,7 +1170,26 @@ rdma_rw_init_bvec_pieces(struct rdma_rw_ctx *ctx, struct ib_qp *qp,
 		return rdma_rw_init_bvec_inline(ctx, qp, bvecs, iter, nr_pieces,
 						remote_addr, rkey, dir);
 
+	/*
+	 * An I/O that takes a scatterlist at the most pieces it can have
+	 * gets a list of that many, filled in one walk without a count
+	 * first.  More pieces (segments shorter than a page, or cut at the
+	 * DMA limits) are counted, as is any other I/O.
+	 */
 	rdma_rw_get_dma_limits(qp->device, &lim);
+	if (lim.boundary == ULONG_MAX && iter->bi_idx < nr_bvec) {
+		nr_pieces = rdma_rw_bvec_max_pieces(nr_bvec, iter);
+		if (rdma_rw_bvec_wants_sgl(qp, port_num, dir, nr_pieces,
+					   false)) {
+			ret = rdma_rw_init_bvec_sgl(ctx, qp, port_num, bvecs,
+						    nr_bvec, *iter, nr_pieces,
+						    &lim, remote_addr, rkey,
+						    dir);
+			if (ret)
+				return ret;
+		}
+	}
+
 	ret = rdma_rw_bvec_count(bvecs, nr_bvec, *iter, &lim, &nr_pieces,
 				 &p2pdma);
 	if (ret)
@@ -1167,7 +1218,7 @@ rdma_rw_init_bvec_pieces(struct rdma_rw_ctx *ctx, struct ib_qp *qp,
  * The bio_vec counterpart of rdma_rw_ctx_init() for ULPs whose data already
  * lives in bio_vecs.  The segments are cut where the device's DMA limits
  * (maximum segment size, segment boundary, longest mapping) require.  Each
- * piece is DMA-mapped on its own into an SGE, unless the I/O takes MRs, has
+ * piece is DMA-mapped on its own into an SGE, unless the I/O may take MRs, has
  * a P2PDMA page, or goes through an IOMMU that may merge its pieces: then
  * they are mapped as one scatterlist built for the I/O, which is then
  * carried out like rdma_rw_ctx_init()'s, MRs included.

@@ -2418,6 +2418,45 @@ static void rw_test_bvec_dma(struct kunit *test)
 }
 
 /*
+ * Segments shorter than a page are each a piece of their own: eight of
+ * 512 bytes, from two pages in turn, so that no two are adjacent, make
+ * eight SGEs or eight pages of MRs (more MRs where an MR takes pages
+ * that start and end on page boundaries only), for all of their 4 KiB.
+ */
+static void rw_test_bvec_small_segments(struct kunit *test)
+{
+	const struct ib_mock_profile *const profiles[] = {
+		&ib_mock_ib, &ib_mock_sge1, &ib_mock_iwarp, &ib_mock_sgl_rd,
+		&ib_mock_small_mr,
+	};
+	static const struct rw_shape shape = { "two", 2 };
+	struct rw_piece pieces[8];
+	struct bio_vec bvecs[8];
+	struct rw_bvec_io io = {
+		bvecs, ARRAY_SIZE(bvecs), { .bi_size = 8 * 512 },
+		pieces, ARRAY_SIZE(pieces),
+	};
+	struct rw_buf *two;
+	u32 p, i;
+
+	rw_need_bvec(test);
+	two = rw_buf_alloc(test, &shape);
+	for (i = 0; i < ARRAY_SIZE(bvecs); i++) {
+		pieces[i] = (struct rw_piece) { two->pages[i % 2],
+						i / 2 * 512, 512 };
+		bvec_set_page(&bvecs[i], pieces[i].page, 512, pieces[i].off);
+	}
+
+	for (p = 0; p < ARRAY_SIZE(profiles); p++) {
+		struct ib_mock *mock = ib_mock_create(test, profiles[p],
+						      RW_CTXS, 0);
+
+		rw_bvec_dma_io(test, mock, &io, DMA_TO_DEVICE);
+		rw_bvec_dma_io(test, mock, &io, DMA_FROM_DEVICE);
+	}
+}
+
+/*
  * Cases about DMA mappings as such, which the mock counts only where
  * devices can have DMA ops of their own; elsewhere they skip.
  */
@@ -2907,6 +2946,7 @@ static struct kunit_case rw_test_cases[] = {
 	KUNIT_CASE_PARAM(rw_test_wrong_destroy, rw_release_gen_params),
 	KUNIT_CASE(rw_test_offset_skip),
 	KUNIT_CASE(rw_test_bvec_dma),
+	KUNIT_CASE(rw_test_bvec_small_segments),
 	KUNIT_CASE(rw_test_bvec_dma_limits),
 	KUNIT_CASE(rw_test_bvec_dma_merged),
 	KUNIT_CASE(rw_test_dma_merged),

@@ -468,13 +468,24 @@ static const enum irdma_mock_profile dev_profiles[] = {
 	IRDMA_MOCK_E810_IWARP, IRDMA_MOCK_E810_ROCE,
 };
 
+/* What does not depend on the generation's limits runs on the X722 too */
+static const enum irdma_mock_profile dev_any_profiles[] = {
+	IRDMA_MOCK_E810_IWARP, IRDMA_MOCK_E810_ROCE, IRDMA_MOCK_X722_IWARP,
+};
+
 static void dev_profile_desc(const enum irdma_mock_profile *p, char *desc)
 {
-	strscpy(desc, *p == IRDMA_MOCK_E810_ROCE ? "E810 RoCEv2" : "E810 iWARP",
-		KUNIT_PARAM_DESC_SIZE);
+	static const char * const names[] = {
+		[IRDMA_MOCK_E810_IWARP] = "E810 iWARP",
+		[IRDMA_MOCK_E810_ROCE] = "E810 RoCEv2",
+		[IRDMA_MOCK_X722_IWARP] = "X722 iWARP",
+	};
+
+	strscpy(desc, names[*p], KUNIT_PARAM_DESC_SIZE);
 }
 
 KUNIT_ARRAY_PARAM(dev_profile, dev_profiles, dev_profile_desc);
+KUNIT_ARRAY_PARAM(dev_any_profile, dev_any_profiles, dev_profile_desc);
 
 static struct irdma_mock *dev_mock(struct kunit *test)
 {
@@ -646,9 +657,9 @@ static void dev_query_gid_iwarp(struct kunit *test)
 
 static struct kunit_case irdma_verbs_device_cases[] = {
 	KUNIT_CASE_PARAM(dev_query_device, dev_profile_gen_params),
-	KUNIT_CASE_PARAM(dev_query_device_udata, dev_profile_gen_params),
-	KUNIT_CASE_PARAM(dev_max_qp, dev_profile_gen_params),
-	KUNIT_CASE_PARAM(dev_query_port, dev_profile_gen_params),
+	KUNIT_CASE_PARAM(dev_query_device_udata, dev_any_profile_gen_params),
+	KUNIT_CASE_PARAM(dev_max_qp, dev_any_profile_gen_params),
+	KUNIT_CASE_PARAM(dev_query_port, dev_any_profile_gen_params),
 	KUNIT_CASE(dev_query_gid_iwarp),
 	{}
 };

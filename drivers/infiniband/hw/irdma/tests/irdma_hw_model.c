@@ -70,16 +70,6 @@
 #include "irdma_hw_model.h"
 #include "../osdep.h"
 
-/* BAR0 registers of an E810 PF */
-#define HW_REG_CQPTAIL		0x500880
-#define HW_REG_CQPDB		0x500800
-#define HW_REG_CCQPSTATUS	0x50a000
-#define HW_REG_CCQPHIGH		0x50a100
-#define HW_REG_CCQPLOW		0x50a080
-#define HW_REG_CQARM		0x502c00
-#define HW_REG_CQPERRCODES	0x50a200
-#define HW_REG_WQEALLOC		0x504400
-
 #define HW_CQPTAIL_WQTAIL	GENMASK(10, 0)
 #define HW_CQPTAIL_OP_ERR	BIT(31)
 #define HW_CCQPSTATUS_DONE	BIT(0)
@@ -91,7 +81,6 @@
 #define HW_CQPCTX_SQSIZE	GENMASK_ULL(11, 8)
 #define HW_CQPCTX_HW_MAJ	GENMASK_ULL(31, 16)
 #define HW_CQPCTX_LEN		64
-#define HW_CQP_HW_MAJ_GEN2	1
 #define HW_CQP_SQSIZE_MIN	1	/* 4 WQEs */
 #define HW_CQP_SQSIZE_MAX	10	/* 2048 WQEs, what WQTAIL can hold */
 
@@ -104,8 +93,6 @@
 #define HW_CQ_SIZE		GENMASK_ULL(20, 0)		/* qword 0 */
 #define HW_CQ_CTX		GENMASK_ULL(62, 0)		/* qword 1 */
 #define HW_CQ_SHADOW_THRESH	GENMASK_ULL(17, 0)		/* qword 2 */
-#define HW_CQ_ID		GENMASK_ULL(18, 0)		/* header */
-#define HW_CQ_CEQ_ID		GENMASK_ULL(31, 22)
 #define HW_CQ_CHKOVERFLOW	BIT_ULL(46)
 #define HW_CQ_VIRTMAP		BIT_ULL(47)
 #define HW_CQ_ENCEQEMASK	BIT_ULL(48)
@@ -235,7 +222,6 @@
 
 /* ALLOC_STAG / DEALLOC_STAG */
 #define HW_STAG_LEN		GENMASK_ULL(45, 0)		/* qword 1 */
-#define HW_STAG_PD		GENMASK_ULL(63, 46)
 #define HW_STAG_IDX		GENMASK_ULL(31, 8)		/* qword 2 */
 #define HW_STAG_HMC_FN		GENMASK_ULL(5, 0)		/* qword 5 */
 #define HW_STAG_FIRST_PBLE	GENMASK_ULL(27, 0)		/* qword 6 */
@@ -274,7 +260,6 @@
  * on; immediate data takes qword 0 and moves every fragment to byte 32.
  */
 #define HW_SQ_QUANTUM		32
-#define HW_SQ_QUANTA_MAX	8
 #define HW_SQ_REMSTAG		GENMASK_ULL(31, 0)		/* header */
 #define HW_SQ_ADDFRAGCNT	GENMASK_ULL(41, 38)
 #define HW_SQ_IMMDATA		BIT_ULL(47)
@@ -283,12 +268,6 @@
 #define HW_SQ_READFENCE		BIT_ULL(60)
 #define HW_SQ_LOCALFENCE	BIT_ULL(61)
 #define HW_SQ_SIGCOMPL		BIT_ULL(62)
-#define HW_SQ_FRAG_LEN		GENMASK_ULL(62, 32)	/* fragment qword 1 */
-#define HW_SQ_FRAG_STAG		GENMASK_ULL(31, 0)
-#define HW_SQ_INV_STAG		GENMASK_ULL(31, 0)	/* LOCAL_INV qword 1 */
-/* Inline data: 8 bytes in the first quantum, 31 in each later one */
-#define HW_SQ_INLINE_FIRST	8
-#define HW_SQ_INLINE_MORE	31
 
 /* FAST_REGISTER */
 #define HW_FR_PBLE_HI		GENMASK_ULL(11, 0)		/* qword 1 */
@@ -432,12 +411,110 @@ struct irdma_hw_sq {
 };
 
 /**
+ * struct irdma_hw_gen - what differs between the generations the model plays
+ * @cqptail: BAR0 offset of CQPTAIL
+ * @cqpdb: of CQPDB
+ * @ccqpstatus: of CCQPSTATUS
+ * @ccqphigh: of CCQPHIGH
+ * @ccqplow: of CCQPLOW
+ * @cqarm: of CQARM
+ * @cqperrcodes: of CQPERRCODES
+ * @wqealloc: of WQEALLOC
+ * @cqp_hw_maj: the hardware major version a CQP host context must name
+ * @cq_id: the CQ ID field of a CQ command's header
+ * @cq_ceq_id: its CEQ ID field
+ * @stag_pd: the PD ID field of ALLOC_STAG's qword 1
+ * @frag_len: the length field of an SQ or RQ fragment's second qword
+ * @frag_stag: its STag field
+ * @inline_first: inline bytes in the first quantum of an SQ WQE
+ * @inline_more: inline bytes in each later quantum
+ * @sq_quanta_max: quanta of the longest SQ WQE
+ */
+struct irdma_hw_gen {
+	u32 cqptail;
+	u32 cqpdb;
+	u32 ccqpstatus;
+	u32 ccqphigh;
+	u32 ccqplow;
+	u32 cqarm;
+	u32 cqperrcodes;
+	u32 wqealloc;
+	u8 cqp_hw_maj;
+	u64 cq_id;
+	u64 cq_ceq_id;
+	u64 stag_pd;
+	u64 frag_len;
+	u64 frag_stag;
+	u32 inline_first;
+	u32 inline_more;
+	u32 sq_quanta_max;
+};
+
+/*
+ * An E810 PF (GEN2): its register map; fragments carry their valid bit in
+ * bit 63, the length below it and the STag in the low half; inline data
+ * takes 8 bytes of the first quantum and 31 of each later one.
+ */
+static const struct irdma_hw_gen irdma_hw_e810 = {
+	.cqptail = 0x500880,
+	.cqpdb = 0x500800,
+	.ccqpstatus = 0x50a000,
+	.ccqphigh = 0x50a100,
+	.ccqplow = 0x50a080,
+	.cqarm = 0x502c00,
+	.cqperrcodes = 0x50a200,
+	.wqealloc = 0x504400,
+	.cqp_hw_maj = 1,
+	.cq_id = GENMASK_ULL(18, 0),
+	.cq_ceq_id = GENMASK_ULL(31, 22),
+	.stag_pd = GENMASK_ULL(63, 46),
+	.frag_len = GENMASK_ULL(62, 32),
+	.frag_stag = GENMASK_ULL(31, 0),
+	.inline_first = 8,
+	.inline_more = 31,
+	.sq_quanta_max = 8,
+};
+
+/*
+ * An X722 PF (GEN1): the i40e register map; 16-bit CQ IDs, 7-bit CEQ IDs
+ * and 15-bit PD IDs; a fragment has no valid bit, its length is the low
+ * half and its STag the high one; inline data takes 16 bytes of the
+ * first quantum and 32 of the second; no WQE is longer than 2 quanta.
+ */
+static const struct irdma_hw_gen irdma_hw_x722 = {
+	.cqptail = 0x008080,
+	.cqpdb = 0x008000,
+	.ccqpstatus = 0x008100,
+	.ccqphigh = 0x008200,
+	.ccqplow = 0x008180,
+	.cqarm = 0x131080,
+	.cqperrcodes = 0x008880,
+	.wqealloc = 0x138c00,
+	.cqp_hw_maj = 0,
+	.cq_id = GENMASK_ULL(15, 0),
+	.cq_ceq_id = GENMASK_ULL(30, 24),
+	.stag_pd = GENMASK_ULL(62, 48),
+	.frag_len = GENMASK_ULL(31, 0),
+	.frag_stag = GENMASK_ULL(63, 32),
+	.inline_first = 16,
+	.inline_more = 32,
+	.sq_quanta_max = 2,
+};
+
+/* A field of @v under a mask known only at run time */
+static u64 irdma_hw_field(u64 v, u64 mask)
+{
+	return (v & mask) >> __ffs64(mask);
+}
+
+/**
  * struct irdma_hw_model - the firmware of one function
  * @node: in irdma_hw_models
  * @test: the test the model belongs to
  * @bar: the function's BAR0
  * @bar_len: its length
  * @dma_dev: the device the driver's DMA addresses are for
+ * @gen: the generation's registers and field layouts
  * @cqp_up: the CQP has a host context
  * @sq: the CQP SQ
  * @sq_size: its size in WQEs
@@ -484,6 +561,7 @@ struct irdma_hw_model {
 	u8 __iomem *bar;
 	size_t bar_len;
 	struct device *dma_dev;
+	const struct irdma_hw_gen *gen;
 
 	bool cqp_up;
 	__le64 *sq;
@@ -579,13 +657,13 @@ static u64 irdma_hw_q(const __le64 *p, u32 i)
 /* CCQPLOW written: the CQP's host context is at CCQPHIGH:CCQPLOW, or gone */
 static void irdma_hw_cqp_ctx(struct irdma_hw_model *hw, u32 low)
 {
-	u64 pa = (u64)irdma_hw_rd(hw, HW_REG_CCQPHIGH) << 32 | low;
+	u64 pa = (u64)irdma_hw_rd(hw, hw->gen->ccqphigh) << 32 | low;
 	__le64 *ctx;
 	u32 enc;
 
 	hw->cqp_up = false;
 	hw->ccq_up = false;
-	irdma_hw_wr(hw, HW_REG_CCQPSTATUS, 0);
+	irdma_hw_wr(hw, hw->gen->ccqpstatus, 0);
 	if (!pa)
 		return;
 
@@ -595,8 +673,8 @@ static void irdma_hw_cqp_ctx(struct irdma_hw_model *hw, u32 low)
 	enc = FIELD_GET(HW_CQPCTX_SQSIZE, irdma_hw_q(ctx, 0));
 	if (enc < HW_CQP_SQSIZE_MIN || enc > HW_CQP_SQSIZE_MAX ||
 	    FIELD_GET(HW_CQPCTX_HW_MAJ, irdma_hw_q(ctx, 4)) !=
-	    HW_CQP_HW_MAJ_GEN2) {
-		irdma_hw_fault(hw, "a CQP host context the E810 refuses");
+	    hw->gen->cqp_hw_maj) {
+		irdma_hw_fault(hw, "a CQP host context the hardware refuses");
 		goto refuse;
 	}
 	hw->sq_size = 2U << enc;
@@ -608,12 +686,12 @@ static void irdma_hw_cqp_ctx(struct irdma_hw_model *hw, u32 low)
 	hw->sq_tail = 0;
 	hw->sq_polarity = true;
 	hw->cqp_up = true;
-	irdma_hw_wr(hw, HW_REG_CQPTAIL, 0);
-	irdma_hw_wr(hw, HW_REG_CCQPSTATUS, HW_CCQPSTATUS_DONE);
+	irdma_hw_wr(hw, hw->gen->cqptail, 0);
+	irdma_hw_wr(hw, hw->gen->ccqpstatus, HW_CCQPSTATUS_DONE);
 	return;
 
 refuse:
-	irdma_hw_wr(hw, HW_REG_CCQPSTATUS, HW_CCQPSTATUS_ERR);
+	irdma_hw_wr(hw, hw->gen->ccqpstatus, HW_CCQPSTATUS_ERR);
 }
 
 static void irdma_hw_refuse(struct irdma_hw_wqe *w, u16 min)
@@ -623,12 +701,13 @@ static void irdma_hw_refuse(struct irdma_hw_wqe *w, u16 min)
 	w->min = min;
 }
 
-static void irdma_hw_decode_cq(struct irdma_hw_wqe *w)
+static void irdma_hw_decode_cq(const struct irdma_hw_gen *gen,
+			       struct irdma_hw_wqe *w)
 {
 	u64 hdr = w->qword[3];
 
-	w->cq.id = FIELD_GET(HW_CQ_ID, hdr);
-	w->cq.ceq_id = FIELD_GET(HW_CQ_CEQ_ID, hdr);
+	w->cq.id = irdma_hw_field(hdr, gen->cq_id);
+	w->cq.ceq_id = irdma_hw_field(hdr, gen->cq_ceq_id);
 	w->cq.check_overflow = FIELD_GET(HW_CQ_CHKOVERFLOW, hdr);
 	w->cq.virtual_map = FIELD_GET(HW_CQ_VIRTMAP, hdr);
 	w->cq.ceqe_mask = FIELD_GET(HW_CQ_ENCEQEMASK, hdr);
@@ -1080,12 +1159,13 @@ static void irdma_hw_flush_wqes(struct irdma_hw_model *hw,
 	q->qp.rq_flushed |= w->flush.rq;
 }
 
-static void irdma_hw_decode_stag(struct irdma_hw_wqe *w)
+static void irdma_hw_decode_stag(const struct irdma_hw_gen *gen,
+				 struct irdma_hw_wqe *w)
 {
 	u64 hdr = w->qword[3];
 
 	w->stag.len = FIELD_GET(HW_STAG_LEN, w->qword[1]);
-	w->stag.pd = FIELD_GET(HW_STAG_PD, w->qword[1]);
+	w->stag.pd = irdma_hw_field(w->qword[1], gen->stag_pd);
 	w->stag.idx = FIELD_GET(HW_STAG_IDX, w->qword[2]);
 	w->stag.hmc_fn = FIELD_GET(HW_STAG_HMC_FN, w->qword[5]);
 	w->stag.first_pble = FIELD_GET(HW_STAG_FIRST_PBLE, w->qword[6]);
@@ -1483,13 +1563,14 @@ static void irdma_hw_mcg(struct irdma_hw_model *hw, struct irdma_hw_wqe *w)
 }
 
 /* Every field of the WQE, whether the model then executes it or not */
-static void irdma_hw_decode(struct irdma_hw_wqe *w)
+static void irdma_hw_decode(const struct irdma_hw_gen *gen,
+			    struct irdma_hw_wqe *w)
 {
 	switch (w->opcode) {
 	case IRDMA_HW_OP_CREATE_CQ:
 	case IRDMA_HW_OP_MODIFY_CQ:
 	case IRDMA_HW_OP_DESTROY_CQ:
-		irdma_hw_decode_cq(w);
+		irdma_hw_decode_cq(gen, w);
 		break;
 	case IRDMA_HW_OP_CREATE_QP:
 	case IRDMA_HW_OP_MODIFY_QP:
@@ -1501,7 +1582,7 @@ static void irdma_hw_decode(struct irdma_hw_wqe *w)
 		break;
 	case IRDMA_HW_OP_ALLOC_STAG:
 	case IRDMA_HW_OP_DEALLOC_STAG:
-		irdma_hw_decode_stag(w);
+		irdma_hw_decode_stag(gen, w);
 		break;
 	case IRDMA_HW_OP_UPDATE_PE_SDS:
 		irdma_hw_decode_sds(w);
@@ -1650,7 +1731,7 @@ static bool irdma_hw_cqp_step(struct irdma_hw_model *hw)
 		w->qword[i] = irdma_hw_q(raw, i);
 	w->opcode = FIELD_GET(HW_WQE_OPCODE, w->qword[3]);
 	hw->op_count[w->opcode]++;
-	irdma_hw_decode(w);
+	irdma_hw_decode(hw->gen, w);
 
 	if (hw->fail_armed && hw->fail_opcode == w->opcode) {
 		hw->fail_armed = false;
@@ -1668,10 +1749,10 @@ static bool irdma_hw_cqp_step(struct irdma_hw_model *hw)
 		hw->sq_tail = 0;
 		hw->sq_polarity = !hw->sq_polarity;
 	}
-	irdma_hw_wr(hw, HW_REG_CQPERRCODES,
+	irdma_hw_wr(hw, hw->gen->cqperrcodes,
 		    FIELD_PREP(HW_CQPERR_MAJ, w->maj) |
 		    FIELD_PREP(HW_CQPERR_MIN, w->min));
-	irdma_hw_wr(hw, HW_REG_CQPTAIL,
+	irdma_hw_wr(hw, hw->gen->cqptail,
 		    FIELD_PREP(HW_CQPTAIL_WQTAIL, hw->sq_tail) |
 		    (w->error ? HW_CQPTAIL_OP_ERR : 0));
 	return true;
@@ -1855,22 +1936,24 @@ static void irdma_hw_local_inv(struct irdma_hw_model *hw, u32 stag)
 }
 
 /* Fragment slot @i of an SQ WQE that starts at @q */
-static void irdma_hw_sq_frag(const __le64 *q, u32 i, bool imm,
+static void irdma_hw_sq_frag(const struct irdma_hw_gen *gen,
+			     const __le64 *q, u32 i, bool imm,
 			     struct irdma_hw_sge *sge)
 {
 	u32 qw = imm ? 4 + 2 * i : (i ? 2 + 2 * i : 0);
 	u64 ctl = irdma_hw_q(q, qw + 1);
 
 	sge->addr = irdma_hw_q(q, qw);
-	sge->length = FIELD_GET(HW_SQ_FRAG_LEN, ctl);
-	sge->stag = FIELD_GET(HW_SQ_FRAG_STAG, ctl);
+	sge->length = irdma_hw_field(ctl, gen->frag_len);
+	sge->stag = irdma_hw_field(ctl, gen->frag_stag);
 }
 
 /*
  * The fragments of a READ, WRITE or SEND; ADDFRAGCNT counts the null one
  * an even number is padded with, which is left out.  Returns the slots.
  */
-static u32 irdma_hw_sq_frags(const __le64 *q, u64 hdr,
+static u32 irdma_hw_sq_frags(const struct irdma_hw_gen *gen,
+			     const __le64 *q, u64 hdr,
 			     struct irdma_hw_sq_wqe *w)
 {
 	bool imm = hdr & HW_SQ_IMMDATA;
@@ -1879,7 +1962,7 @@ static u32 irdma_hw_sq_frags(const __le64 *q, u64 hdr,
 	struct irdma_hw_sge *last;
 
 	for (i = 0; i < frags && i < IRDMA_HW_SQ_FRAGS; i++)
-		irdma_hw_sq_frag(q, i, imm, &w->frag[i]);
+		irdma_hw_sq_frag(gen, q, i, imm, &w->frag[i]);
 	w->num_frags = i;
 	last = &w->frag[i - 1];
 	if (i > 1 && !last->addr && !last->length && !last->stag)
@@ -1887,14 +1970,14 @@ static u32 irdma_hw_sq_frags(const __le64 *q, u64 hdr,
 	return slots;
 }
 
-/* Quanta of an inline WQE: the data after the first 8 bytes, 31 a quantum */
-static u32 irdma_hw_inline_quanta(u64 hdr)
+/* Quanta of an inline WQE: the first holds some data, each later one more */
+static u32 irdma_hw_inline_quanta(const struct irdma_hw_gen *gen, u64 hdr)
 {
 	u32 len = FIELD_GET(HW_SQ_INLINE_LEN, hdr);
 
-	if (len <= HW_SQ_INLINE_FIRST)
+	if (len <= gen->inline_first)
 		return 1;
-	return 1 + DIV_ROUND_UP(len - HW_SQ_INLINE_FIRST, HW_SQ_INLINE_MORE);
+	return 1 + DIV_ROUND_UP(len - gen->inline_first, gen->inline_more);
 }
 
 static void irdma_hw_decode_fr(const __le64 *q, u64 hdr,
@@ -1916,7 +1999,8 @@ static void irdma_hw_decode_fr(const __le64 *q, u64 hdr,
 }
 
 /* The per-opcode fields of an SQ WQE and its length; false if unknown */
-static bool irdma_hw_decode_sq(const __le64 *q, u64 hdr,
+static bool irdma_hw_decode_sq(const struct irdma_hw_gen *gen,
+			       const __le64 *q, u64 hdr,
 			       struct irdma_hw_sq_wqe *w)
 {
 	w->quanta = 1;
@@ -1930,15 +2014,16 @@ static bool irdma_hw_decode_sq(const __le64 *q, u64 hdr,
 		fallthrough;
 	case IRDMA_HW_SQ_OP_SEND ... IRDMA_HW_SQ_OP_SEND_SOL_INV:
 		if (hdr & HW_SQ_INLINE)
-			w->quanta = irdma_hw_inline_quanta(hdr);
+			w->quanta = irdma_hw_inline_quanta(gen, hdr);
 		else
-			w->quanta = (irdma_hw_sq_frags(q, hdr, w) + 2) / 2;
-		return w->quanta <= HW_SQ_QUANTA_MAX;
+			w->quanta = (irdma_hw_sq_frags(gen, q, hdr, w) + 2) / 2;
+		return w->quanta <= gen->sq_quanta_max;
 	case IRDMA_HW_SQ_OP_FAST_REGISTER:
 		irdma_hw_decode_fr(q, hdr, w);
 		return true;
 	case IRDMA_HW_SQ_OP_LOCAL_INV:
-		w->inv_stag = FIELD_GET(HW_SQ_INV_STAG, irdma_hw_q(q, 1));
+		/* Where fragment 0's STag goes, in either layout */
+		w->inv_stag = irdma_hw_field(irdma_hw_q(q, 1), gen->frag_stag);
 		return true;
 	case IRDMA_HW_SQ_OP_NOP:
 		return true;
@@ -1964,7 +2049,7 @@ static bool irdma_hw_sq_step(struct irdma_hw_model *hw, struct irdma_hw_sq *sq)
 		.read_fence = hdr & HW_SQ_READFENCE,
 		.local_fence = hdr & HW_SQ_LOCALFENCE,
 	};
-	if (!irdma_hw_decode_sq(q, hdr, w) ||
+	if (!irdma_hw_decode_sq(hw->gen, q, hdr, w) ||
 	    sq->tail + w->quanta > sq->quanta) {
 		irdma_hw_fault(hw, "an SQ WQE the model cannot decode");
 		w->quanta = 0;
@@ -2022,22 +2107,18 @@ static void irdma_hw_sq_doorbell(struct irdma_hw_model *hw, u32 qp_id)
 
 static void irdma_hw_reg_written(struct irdma_hw_model *hw, u32 reg, u32 val)
 {
-	switch (reg) {
-	case HW_REG_CCQPLOW:
+	const struct irdma_hw_gen *gen = hw->gen;
+
+	if (reg == gen->ccqplow)
 		irdma_hw_cqp_ctx(hw, val);
-		break;
-	case HW_REG_CQPDB:
+	else if (reg == gen->cqpdb)
 		irdma_hw_cqp_doorbell(hw, val);
-		break;
-	case HW_REG_CQARM:
+	else if (reg == gen->cqarm)
 		irdma_hw_cq_arm(hw, val);
-		break;
-	case HW_REG_WQEALLOC:
+	else if (reg == gen->wqealloc)
 		irdma_hw_sq_doorbell(hw, val);
-		break;
-	default:
+	else
 		irdma_hw_fault(hw, "a doorbell the model does not know");
-	}
 }
 
 /* irdma_kunit_db(): a doorbell of some function, maybe a model's */
@@ -2059,7 +2140,7 @@ static void irdma_hw_doorbell(u32 __iomem *reg, u32 val)
 	spin_unlock_irqrestore(&irdma_hw_lock, flags);
 }
 
-static const struct irdma_kunit_hw irdma_hw_e810 = {
+static const struct irdma_kunit_hw irdma_hw_hook = {
 	.doorbell = irdma_hw_doorbell,
 };
 
@@ -2123,6 +2204,7 @@ struct irdma_hw_model *irdma_hw_model_create(struct kunit *test,
 	hw->bar = (u8 __iomem __force *)p->bar;
 	hw->bar_len = p->bar_len;
 	hw->dma_dev = p->dma_dev;
+	hw->gen = p->x722 ? &irdma_hw_x722 : &irdma_hw_e810;
 	hw->nstags = p->stags;
 	hw->stag_obj = BIT(max(order_base_2(p->stags), HW_STAG_OBJ_BITS_MIN)) -
 		       1;
@@ -2161,7 +2243,7 @@ struct irdma_hw_model *irdma_hw_model_create(struct kunit *test,
 
 	spin_lock_irqsave(&irdma_hw_lock, flags);
 	list_add(&hw->node, &irdma_hw_models);
-	rcu_assign_pointer(irdma_kunit_hw, &irdma_hw_e810);
+	rcu_assign_pointer(irdma_kunit_hw, &irdma_hw_hook);
 	spin_unlock_irqrestore(&irdma_hw_lock, flags);
 	ret = kunit_add_action_or_reset(test, irdma_hw_model_destroy, hw);
 	KUNIT_ASSERT_EQ(test, ret, 0);
@@ -2617,7 +2699,7 @@ bool irdma_hw_model_rq_wqe(struct irdma_hw_model *hw, u32 qp_id, u32 idx,
 	if (!q)
 		goto out;
 	hdr = irdma_hw_q(q, 3);
-	irdma_hw_sq_frags(q, hdr & ~HW_SQ_IMMDATA, &sq);
+	irdma_hw_sq_frags(hw->gen, q, hdr & ~HW_SQ_IMMDATA, &sq);
 	wqe->valid = FIELD_GET(HW_WQE_VALID, hdr);
 	wqe->num_frags = sq.num_frags;
 	memcpy(wqe->frag, sq.frag, sizeof(wqe->frag));

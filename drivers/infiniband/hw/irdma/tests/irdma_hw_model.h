@@ -515,6 +515,7 @@ struct irdma_hw_cqe {
  * @qps: QP IDs, the size of the function's QP object
  * @cqs: CQ IDs, the size of the function's CQ object
  * @pble_fpm: the FPM address of the function's PBLE object
+ * @x722: an X722 (GEN1) function rather than an E810 (GEN2) one
  */
 struct irdma_hw_model_params {
 	void *bar;
@@ -525,6 +526,7 @@ struct irdma_hw_model_params {
 	u32 qps;
 	u32 cqs;
 	u64 pble_fpm;
+	bool x722;
 };
 
 struct irdma_hw_model *irdma_hw_model_create(struct kunit *test,

@@ -48,6 +48,7 @@
 
 #include "irdma_hw_model.h"
 #include "irdma_mock.h"
+#include "../i40iw_hw.h"
 #include "../icrdma_hw.h"
 
 /* BAR0 of an E810 function: registers, then the doorbell pages at 8 MiB */
@@ -59,8 +60,9 @@
 #define IRDMA_MOCK_OBJ_CNT		64
 /* What the GLPE_CPUSTATUS registers read once the firmware is ready */
 #define IRDMA_MOCK_CPU_READY		0x80
-/* The PCI device ID the mock reports: an E810-C for QSFP */
+/* The PCI device IDs the mock reports: an E810-C for QSFP, an X722 SFP+ */
 #define IRDMA_MOCK_PCI_DEVICE		0x1592
+#define IRDMA_MOCK_PCI_DEVICE_X722	0x37d0
 
 struct irdma_mock *irdma_mock_from_rf(struct irdma_pci_f *rf)
 {
@@ -106,20 +108,27 @@ static void irdma_mock_free_bar(void *bar)
 /*
  * BAR0 as irdma_sc_dev_init() wants to find it: the three CPU status
  * registers report ready firmware, and the PE doorbell area is enabled.
- * The register offsets are the E810's, before the driver maps them.
+ * The register offsets are the E810's or the X722's, before the driver
+ * maps them.
  */
-static void irdma_mock_setup_bar(struct irdma_mock *mock)
+static void irdma_mock_setup_bar(struct irdma_mock *mock, bool x722)
 {
-	static const u32 cpu_status[] = {
+	static const u32 e810[] = {
 		GLPE_CPUSTATUS0, GLPE_CPUSTATUS1, GLPE_CPUSTATUS2,
+		GLPCI_LBARCTRL,
 	};
+	static const u32 x722_regs[] = {
+		I40E_GLPE_CPUSTATUS0, I40E_GLPE_CPUSTATUS1,
+		I40E_GLPE_CPUSTATUS2, I40E_GLPCI_LBARCTRL,
+	};
+	const u32 *reg = x722 ? x722_regs : e810;
 	u8 __iomem *bar = (u8 __iomem __force *)mock->bar;
 	int i;
 
-	for (i = 0; i < ARRAY_SIZE(cpu_status); i++)
-		writel(IRDMA_MOCK_CPU_READY, bar + cpu_status[i]);
+	for (i = 0; i < 3; i++)
+		writel(IRDMA_MOCK_CPU_READY, bar + reg[i]);
 	writel(FIELD_PREP(IRDMA_GLPCI_LBARCTRL_PE_DB_SIZE, IRDMA_PE_DB_SIZE_8M),
-	       bar + GLPCI_LBARCTRL);
+	       bar + reg[3]);
 }
 
 static void irdma_mock_free_rsrc(void *data)
@@ -269,7 +278,9 @@ static void irdma_mock_start_cqp(struct irdma_mock *mock)
 	cqp->scratch_array = info.scratch_array;
 	info.hmc_profile = IRDMA_HMC_PROFILE_DEFAULT;
 	info.protocol_used = rf->protocol_used;
-	info.hw_maj_ver = IRDMA_CQPHC_HW_MAJVER_GEN_2;
+	info.hw_maj_ver = rf->rdma_ver == IRDMA_GEN_1 ?
+			  IRDMA_CQPHC_HW_MAJVER_GEN_1 :
+			  IRDMA_CQPHC_HW_MAJVER_GEN_2;
 
 	ret = irdma_sc_cqp_init(&cqp->sc_cqp, &info);
 	KUNIT_ASSERT_EQ(test, ret, 0);
@@ -584,7 +595,8 @@ static void irdma_mock_setup_pcidev(struct irdma_mock *mock)
 	pcidev->dev.release = irdma_mock_release_pcidev;
 	pcidev->dev.parent = mock->dev;
 	pcidev->vendor = PCI_VENDOR_ID_INTEL;
-	pcidev->device = IRDMA_MOCK_PCI_DEVICE;
+	pcidev->device = mock->rf.rdma_ver == IRDMA_GEN_1 ?
+			 IRDMA_MOCK_PCI_DEVICE_X722 : IRDMA_MOCK_PCI_DEVICE;
 	ret = dev_set_name(&pcidev->dev, "%s.pf", dev_name(mock->dev));
 	if (!ret)
 		ret = device_add(&pcidev->dev);
@@ -678,8 +690,10 @@ struct irdma_mock *irdma_mock_create(struct kunit *test,
 	struct irdma_mock *mock;
 	struct irdma_pci_f *rf;
 	char name[24];
+	bool x722;
 	int ret;
 
+	x722 = p.profile == IRDMA_MOCK_X722_IWARP;
 	p.max_mr = p.max_mr ?: 4096;
 	p.pble_head_pages = p.pble_head_pages ?: 2;
 	p.pble_tail_pages = p.pble_tail_pages ?: 8;
@@ -711,7 +725,7 @@ struct irdma_mock *irdma_mock_create(struct kunit *test,
 	KUNIT_ASSERT_NOT_NULL(test, mock->bar);
 	ret = kunit_add_action_or_reset(test, irdma_mock_free_bar, mock->bar);
 	KUNIT_ASSERT_EQ(test, ret, 0);
-	irdma_mock_setup_bar(mock);
+	irdma_mock_setup_bar(mock, x722);
 	/* First: it must outlive the driver's CQP teardown */
 	hp.bar = mock->bar;
 	hp.bar_len = mock->bar_len;
@@ -721,10 +735,11 @@ struct irdma_mock *irdma_mock_create(struct kunit *test,
 	hp.qps = IRDMA_MOCK_OBJ_CNT;
 	hp.cqs = IRDMA_MOCK_OBJ_CNT;
 	hp.pble_fpm = irdma_mock_pble_fpm(&p);
+	hp.x722 = x722;
 	mock->hw = irdma_hw_model_create(test, &hp);
 	rf->gen_ops.request_reset = irdma_mock_request_reset;
 
-	rf->rdma_ver = IRDMA_GEN_2;
+	rf->rdma_ver = x722 ? IRDMA_GEN_1 : IRDMA_GEN_2;
 	rf->protocol_used = p.profile == IRDMA_MOCK_E810_ROCE ?
 			    IRDMA_ROCE_PROTOCOL_ONLY : IRDMA_IWARP_PROTOCOL_ONLY;
 	rf->hw.device = mock->dev;
@@ -733,7 +748,7 @@ struct irdma_mock *irdma_mock_create(struct kunit *test,
 
 	init.hw = &rf->hw;
 	init.bar0 = (void __iomem __force *)mock->bar;
-	ret = irdma_sc_dev_init(IRDMA_GEN_2, &rf->sc_dev, &init);
+	ret = irdma_sc_dev_init(rf->rdma_ver, &rf->sc_dev, &init);
 	KUNIT_ASSERT_EQ(test, ret, 0);
 	rf->sc_dev.hmc_info = &rf->hw.hmc;
 	irdma_mock_setup_cqp(mock, p.cqp_requests);

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /*
  * A mock irdma device for KUnit: an E810 (GEN2) function in iWARP or
- * RoCEv2 mode that lives in memory only.  See irdma_mock.c.
+ * RoCEv2 mode, or an X722 (GEN1) one in iWARP mode, that lives in memory
+ * only.  See irdma_mock.c.
  */
 #ifndef IRDMA_MOCK_H
 #define IRDMA_MOCK_H
@@ -19,10 +20,14 @@ struct kunit;
  * @IRDMA_MOCK_E810_ROCE: an E810 function in RoCEv2 mode: its netdev is
  *	registered, so that the RDMA core finds its default GID, and the
  *	mock plays ice's part in the work scheduler (register_qset)
+ * @IRDMA_MOCK_X722_IWARP: an X722 (GEN1) function, iWARP only: the
+ *	driver's i40iw_init_hw() sets up its register map and limits, and
+ *	the model reads its WQEs with GEN1's layouts
  */
 enum irdma_mock_profile {
 	IRDMA_MOCK_E810_IWARP,
 	IRDMA_MOCK_E810_ROCE,
+	IRDMA_MOCK_X722_IWARP,
 };
 
 /**

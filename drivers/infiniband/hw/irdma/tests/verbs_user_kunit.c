@@ -787,6 +787,52 @@ static void qp_short_udata(struct kunit *test)
 	qp_expect_nothing(env, qp, -EINVAL, &was, pinned);
 }
 
+/*
+ * Rings registered as one page of SQ and one of RQ for a QP whose SQ
+ * takes 16 KiB: the hardware would be given an SQ past the pinned pages.
+ */
+static void qp_rings_smaller_than_queues(struct kunit *test)
+{
+	struct user_env *env = user_env_create(test, IRDMA_MOCK_E810_IWARP);
+	struct irdma_mem_reg_req req = {
+		.reg_type = IRDMA_MEMREG_TYPE_QP, .sq_pages = 1, .rq_pages = 1,
+	};
+	unsigned long rings = user_page(env, USER_QP_PAGE);
+	struct irdma_create_cq_resp cq_resp;
+	struct irdma_mock_ids was;
+	struct ib_qp *qp;
+	struct ib_cq *cq;
+	s64 pinned;
+
+	user_open(env);
+	cq = user_cq(env, USER_RING_PAGE, &cq_resp);
+	user_reg(env, &req, rings, 3 * PAGE_SIZE);
+	irdma_mock_save_ids(env->mock, IRDMA_MOCK_QPS, &was);
+	pinned = user_pinned();
+	qp = user_try_qp(env, cq, rings, sizeof(struct irdma_create_qp_req),
+			 sizeof(struct irdma_create_qp_resp));
+	qp_expect_nothing(env, qp, -EINVAL, &was, pinned);
+}
+
+/* A CQ of twice the CQEs its one registered ring page holds */
+static void cq_ring_smaller_than_queue(struct kunit *test)
+{
+	struct user_env *env = user_env_create(test, IRDMA_MOCK_E810_IWARP);
+	struct irdma_create_cq_req req;
+	struct irdma_mock_ids was;
+	struct ib_cq *cq;
+	s64 pinned;
+
+	user_open(env);
+	user_reg_cq_rings(env, USER_RING_PAGE, 1);
+	req = user_cq_req(env, USER_RING_PAGE, 1);
+	irdma_mock_save_ids(env->mock, IRDMA_MOCK_CQS, &was);
+	pinned = user_pinned();
+	cq = user_try_cq(env, &req, sizeof(req),
+			 sizeof(struct irdma_create_cq_resp), 2 * USER_CQ_CQES);
+	cq_expect_nothing(env, cq, -EINVAL, &was, pinned);
+}
+
 /* A failed reg_user_mr pinned nothing and took no STag or PBLE */
 static void reg_expect_nothing(struct user_env *env, struct ib_mr *mr,
 			       int err, s64 pinned, u32 pble_unalloc)
@@ -930,6 +976,8 @@ static struct kunit_case irdma_verbs_user_cases[] = {
 	KUNIT_CASE(cq_short_udata),
 	KUNIT_CASE(qp_no_registered_rings),
 	KUNIT_CASE(qp_short_udata),
+	KUNIT_CASE(qp_rings_smaller_than_queues),
+	KUNIT_CASE(cq_ring_smaller_than_queue),
 	KUNIT_CASE_PARAM(reg_user_mr_refused, reg_bad_gen_params),
 	KUNIT_CASE(qp_rings_dereg_before_create),
 	KUNIT_CASE(rings_pinned_until_dereg),

@@ -690,6 +690,9 @@ static void cq_expect_nothing(struct user_env *env, struct ib_cq *cq,
 			      s64 pinned)
 {
 	KUNIT_EXPECT_EQ(env->test, PTR_ERR_OR_ZERO(cq), err);
+	/* a CQ made in spite of the bad input must not outlive the test */
+	if (!IS_ERR(cq))
+		ib_destroy_cq_user(cq, user_udata_none(env));
 	irdma_mock_expect_ids(env->mock, was);
 	KUNIT_EXPECT_EQ(env->test, user_pinned(), pinned);
 }
@@ -739,6 +742,8 @@ static void qp_expect_nothing(struct user_env *env, struct ib_qp *qp,
 			      s64 pinned)
 {
 	KUNIT_EXPECT_EQ(env->test, PTR_ERR_OR_ZERO(qp), err);
+	if (!IS_ERR(qp))
+		ib_destroy_qp_user(qp, user_udata_none(env));
 	irdma_mock_expect_ids(env->mock, was);
 	KUNIT_EXPECT_EQ(env->test, user_pinned(), pinned);
 }

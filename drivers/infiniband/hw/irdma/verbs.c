@@ -58,6 +58,21 @@ static struct irdma_pbl *irdma_get_pbl(unsigned long va, struct list_head *pbl_l
 	return NULL;
 }
 
+/*
+ * A registration of a user QP's or CQ's rings keeps the page counts user
+ * space gave, which create_qp and create_cq hold the queues to: the
+ * hardware must not be given a queue that runs past the pinned pages.
+ */
+struct irdma_ring_mr {
+	struct irdma_mr iwmr;	/* first: freed as the irdma_mr */
+	struct irdma_mem_reg_req req;
+};
+
+static const struct irdma_mem_reg_req *irdma_ring_req(struct irdma_pbl *iwpbl)
+{
+	return &container_of(iwpbl->iwmr, struct irdma_ring_mr, iwmr)->req;
+}
+
 /* Width of the GEN_2 HCA clock that stamps completions */
 #define IRDMA_GEN2_TIMESTAMP_MASK	GENMASK_ULL(16, 0)
 #define IRDMA_ROCE_GID_TBL_LEN		32
@@ -666,6 +681,19 @@ static int irdma_qp_setup_user(struct irdma_qp *iwqp, struct ib_udata *udata,
 	return 0;
 }
 
+/* Do the queues irdma_sc_qp_init() sized fit the pages of their rings? */
+static bool irdma_qp_user_rings_fit(struct irdma_qp *iwqp)
+{
+	const struct irdma_mem_reg_req *req = irdma_ring_req(iwqp->iwpbl);
+	struct irdma_qp_uk *uk = &iwqp->sc_qp.qp_uk;
+	u64 sq = (u64)uk->sq_ring.size * IRDMA_QP_WQE_MIN_SIZE;
+	u64 rq = (u64)uk->rq_size * uk->rq_wqe_size_multiplier *
+		 IRDMA_QP_WQE_MIN_SIZE;
+
+	return sq <= (u64)req->sq_pages * SZ_4K &&
+	       rq <= (u64)req->rq_pages * SZ_4K;
+}
+
 static int irdma_qp_setup_kernel(struct irdma_qp *iwqp, struct ib_qp_cap *cap,
 				 struct irdma_qp_init_info *info)
 {
@@ -1040,6 +1068,11 @@ static int irdma_create_qp(struct ib_qp *qp,
 	err = irdma_sc_qp_init(sc_qp, &info);
 	if (err) {
 		ibdev_dbg(&iwdev->ibdev, "VERBS: irdma_sc_qp_init failed\n");
+		goto err_free;
+	}
+	if (udata && !irdma_qp_user_rings_fit(iwqp)) {
+		ibdev_dbg(&iwdev->ibdev, "VERBS: QP rings too small\n");
+		err = -EINVAL;
 		goto err_free;
 	}
 
@@ -2246,6 +2279,9 @@ static int irdma_cq_setup_user_ring(struct irdma_pci_f *rf,
 	ring = irdma_cq_take_user_pbl(uctx, ureq.user_cq_buf);
 	if (!ring)
 		return -EPROTO;
+	if ((u64)info->cq_uk_init_info.cq_size * sizeof(struct irdma_cqe) >
+	    (u64)irdma_ring_req(ring)->cq_pages * SZ_4K)
+		return -EINVAL;
 
 	/*
 	 * A provider that can resize CQs registers the shadow area on its own,
@@ -2812,7 +2848,10 @@ static u32 irdma_create_stag(struct irdma_device *dev)
 /* An irdma_mr of @type on @ibpd, not yet known to the hardware. */
 static struct irdma_mr *irdma_new_mr(struct ib_pd *ibpd, u16 type)
 {
-	struct irdma_mr *mr = kzalloc(sizeof(*mr), GFP_KERNEL);
+	/* a QP's or CQ's rings keep their request (irdma_ring_req()) */
+	size_t len = type == IRDMA_MEMREG_TYPE_MEM ?
+		     sizeof(struct irdma_mr) : sizeof(struct irdma_ring_mr);
+	struct irdma_mr *mr = kzalloc(len, GFP_KERNEL);
 
 	if (!mr)
 		return NULL;
@@ -3377,6 +3416,7 @@ static int irdma_reg_user_mr_type_qp(struct irdma_mr *iwmr,
 							     PBLE_LEVEL_0);
 	if (ret)
 		return ret;
+	container_of(iwmr, struct irdma_ring_mr, iwmr)->req = *req;
 	irdma_memlist_add(&iwmr->iwpbl, &uctx->qp_reg_mem_list,
 			  &uctx->qp_reg_mem_list_lock);
 	return 0;
@@ -3398,6 +3438,7 @@ static int irdma_reg_user_mr_type_cq(struct irdma_mr *iwmr,
 								PBLE_LEVEL_0);
 	if (ret)
 		return ret;
+	container_of(iwmr, struct irdma_ring_mr, iwmr)->req = *req;
 	irdma_memlist_add(&iwmr->iwpbl, &uctx->cq_reg_mem_list,
 			  &uctx->cq_reg_mem_list_lock);
 	return 0;

@@ -966,6 +966,28 @@ static void irdma_hw_read_roce_qpc(const __le64 *ctx, struct irdma_hw_qp *qp)
 	qp->roce.qs_handle = FIELD_GET(HW_QPC_QSHANDLE, irdma_hw_q(ctx, 22));
 }
 
+static u64 irdma_hw_pble(struct irdma_hw_model *hw, u64 idx);
+
+/*
+ * A QP ring of @len bytes: at @pa, or for a virtually mapped QP (VQ) in
+ * the 4 KiB pages the level-1 PBL at PBLE index @pa lists, as user space
+ * rings that are not physically contiguous are given.
+ */
+static bool irdma_hw_qp_ring_ok(struct irdma_hw_model *hw, bool vq, u64 pa,
+				size_t len)
+{
+	u64 i, page;
+
+	if (!vq)
+		return irdma_hw_dma(hw, pa, len);
+	for (i = 0; i < DIV_ROUND_UP(len, SZ_4K); i++) {
+		page = irdma_hw_pble(hw, pa + i);
+		if (page == U64_MAX || !irdma_hw_dma(hw, page, SZ_4K))
+			return false;
+	}
+	return true;
+}
+
 /*
  * The QP's host context, read as the hardware reads it when a QP command
  * names it; false if it is not in memory or names what does not exist.
@@ -999,8 +1021,11 @@ static bool irdma_hw_read_qpc(struct irdma_hw_model *hw,
 	else
 		irdma_hw_read_roce_qpc(ctx, qp);
 	qp->comp_ctx = irdma_hw_q(ctx, 21);
-	if (!irdma_hw_dma(hw, qp->sq_pa, (size_t)qp->sq_quanta * HW_SQ_QUANTUM) ||
-	    !irdma_hw_dma(hw, qp->rq_pa, (size_t)qp->rq_quanta * HW_SQ_QUANTUM)) {
+	qp->virtual_map = w->qp.virtual_map;
+	if (!irdma_hw_qp_ring_ok(hw, qp->virtual_map, qp->sq_pa,
+				 (size_t)qp->sq_quanta * HW_SQ_QUANTUM) ||
+	    !irdma_hw_qp_ring_ok(hw, qp->virtual_map, qp->rq_pa,
+				 (size_t)qp->rq_quanta * HW_SQ_QUANTUM)) {
 		irdma_hw_refuse(w, IRDMA_HW_MIN_DMA);
 		return false;
 	}
@@ -1073,9 +1098,9 @@ static void irdma_hw_create_qp(struct irdma_hw_model *hw,
 		irdma_hw_refuse(w, IRDMA_HW_MIN_EXISTS);
 		return;
 	}
-	if (w->qp.virtual_map || (w->qp.type != IRDMA_HW_QPT_IWARP &&
-				  w->qp.type != IRDMA_HW_QPT_ROCE_RC &&
-				  w->qp.type != IRDMA_HW_QPT_ROCE_UD)) {
+	if (w->qp.type != IRDMA_HW_QPT_IWARP &&
+	    w->qp.type != IRDMA_HW_QPT_ROCE_RC &&
+	    w->qp.type != IRDMA_HW_QPT_ROCE_UD) {
 		irdma_hw_fault(hw, "a QP the model does not implement");
 		irdma_hw_refuse(w, IRDMA_HW_MIN_OPCODE);
 		return;

@@ -384,8 +384,10 @@ struct irdma_hw_cq {
  * @state: IRDMA_HW_QPS_*, as the last QP command set it
  * @ctx_pa: its host context's address
  * @shadow_pa: its doorbell shadow area's address
- * @sq_pa: from its context: the SQ's address
- * @rq_pa: the RQ's address
+ * @sq_pa: from its context: the SQ's address, or with @virtual_map the
+ *	PBLE index of its level-1 PBL
+ * @rq_pa: the RQ's address, or PBLE index
+ * @virtual_map: the rings are virtually mapped (the CQP WQE's VQ bit)
  * @sq_quanta: the SQ's size in 32-byte quanta
  * @rq_quanta: the RQ's size in 32-byte quanta
  * @rq_wqe_shift: an RQ WQE is 32 << @rq_wqe_shift bytes
@@ -409,6 +411,7 @@ struct irdma_hw_qp {
 	u64 shadow_pa;
 	u64 sq_pa;
 	u64 rq_pa;
+	bool virtual_map;
 	u32 sq_quanta;
 	u32 rq_quanta;
 	u8 rq_wqe_shift;

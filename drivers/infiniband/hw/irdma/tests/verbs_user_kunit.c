@@ -1,0 +1,997 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * KUnit suite irdma_verbs_user: the user-space verbs of irdma through the
+ * entry points uverbs calls: alloc_ucontext, reg_user_mr, create_cq and
+ * create_qp with a driver udata.
+ *
+ * kunit_vm_mmap() gives the test's kthread an mm and an anonymous mapping;
+ * the udata's request and response buffers are __user pointers into it,
+ * and the memory user space registers (a QP's or CQ's rings) are pages of
+ * it, which ib_umem_get() pins.  The ucontext, CQ and QP are allocated the
+ * way the RDMA core allocates them before it calls the driver.  The cases
+ * judge the ABI of include/uapi/rdma/irdma-abi.h and what the firmware
+ * model was told: the pages a CQ or QP created from user rings points the
+ * hardware at must be the pinned pages of those rings.  A verb that fails
+ * must give back its IDs and CQP requests and leave no page pinned.
+ */
+#include <kunit/test.h>
+#include <linux/mman.h>
+#include <linux/dma-direct.h>
+#include <rdma/irdma-abi.h>
+#include <rdma/uverbs_ioctl.h>
+
+#include "../../../core/core_priv.h"
+#include "../../../core/restrack.h"
+#include "../../../core/uverbs.h"
+#include "irdma_hw_model.h"
+#include "irdma_mock.h"
+
+/* Pages of the user mapping: the first holds the udata buffers */
+#define USER_PAGES		16
+#define USER_IN_OFF		0
+#define USER_OUT_OFF		2048
+/* The first page of the mapping user memory is registered from */
+#define USER_RING_PAGE		1
+/* Where the QP rings are registered, past a CQ ring and its shadow */
+#define USER_QP_PAGE		4
+
+/* E810's doorbell page in BAR 0: 64 KiB below its 8 MiB */
+#define E810_DB_BAR_OFFSET	(SZ_8M - SZ_64K)
+
+/* A CQ ring of one page: 128 CQEs of 32 bytes */
+#define USER_CQ_CQES		(PAGE_SIZE / 32)
+
+/**
+ * struct user_env - a user process with an open irdma ucontext
+ * @test: the test
+ * @mock: the device
+ * @base: the user mapping
+ * @ufile: the uverbs file the ucontext belongs to
+ * @attrs: the bundle uverbs hands the driver; @attrs->driver_udata
+ *	points into the first page of @base
+ * @uctx: the ucontext, once alloc_ucontext succeeded
+ * @pd: the PD user memory is registered in
+ * @feature_flags: the ucontext response's feature flags
+ */
+struct user_env {
+	struct kunit *test;
+	struct irdma_mock *mock;
+	unsigned long base;
+	struct ib_uverbs_file *ufile;
+	struct uverbs_attr_bundle *attrs;
+	struct ib_ucontext *uctx;
+	struct ib_pd *pd;
+	u64 feature_flags;
+};
+
+static void __user *user_ptr(struct user_env *env, unsigned long off)
+{
+	return (void __user *)(env->base + off);
+}
+
+static unsigned long user_page(struct user_env *env, u32 n)
+{
+	return env->base + (unsigned long)n * PAGE_SIZE;
+}
+
+static struct user_env *user_env_create(struct kunit *test,
+					enum irdma_mock_profile profile)
+{
+	struct irdma_mock_params p = { .profile = profile };
+	struct user_env *env;
+
+	env = kunit_kzalloc(test, sizeof(*env), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, env);
+	env->test = test;
+	env->mock = irdma_mock_create(test, &p);
+	env->base = kunit_vm_mmap(test, NULL, 0, USER_PAGES * PAGE_SIZE,
+				  PROT_READ | PROT_WRITE,
+				  MAP_ANONYMOUS | MAP_PRIVATE, 0);
+	KUNIT_ASSERT_NE_MSG(test, env->base, 0, "kunit_vm_mmap failed");
+
+	/* the ucontext's mmap entries are inserted under its file's lock */
+	env->ufile = kunit_kzalloc(test, sizeof(*env->ufile), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, env->ufile);
+	mutex_init(&env->ufile->umap_lock);
+	INIT_LIST_HEAD(&env->ufile->umaps);
+
+	env->attrs = kunit_kzalloc(test, sizeof(*env->attrs), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, env->attrs);
+	env->attrs->ufile = env->ufile;
+	return env;
+}
+
+/*
+ * Write @req to the request buffer and point the udata at it and at a
+ * response buffer of @outlen bytes, cleared, as uverbs passes them.
+ */
+static struct ib_udata *user_udata(struct user_env *env, const void *req,
+				   size_t inlen, size_t outlen)
+{
+	struct ib_udata *udata = &env->attrs->driver_udata;
+	struct kunit *test = env->test;
+
+	KUNIT_ASSERT_EQ(test, copy_to_user(user_ptr(env, USER_IN_OFF), req,
+					   inlen), 0);
+	KUNIT_ASSERT_EQ(test, clear_user(user_ptr(env, USER_OUT_OFF),
+					 PAGE_SIZE - USER_OUT_OFF), 0);
+	udata->inbuf = user_ptr(env, USER_IN_OFF);
+	udata->inlen = inlen;
+	udata->outbuf = user_ptr(env, USER_OUT_OFF);
+	udata->outlen = outlen;
+	return udata;
+}
+
+/* The udata of a destroy: no request, no response */
+static struct ib_udata *user_udata_none(struct user_env *env)
+{
+	struct ib_udata *udata = &env->attrs->driver_udata;
+
+	udata->inbuf = NULL;
+	udata->inlen = 0;
+	udata->outbuf = NULL;
+	udata->outlen = 0;
+	return udata;
+}
+
+static void user_resp(struct user_env *env, void *resp, size_t len)
+{
+	KUNIT_ASSERT_EQ(env->test, copy_from_user(resp,
+						  user_ptr(env, USER_OUT_OFF),
+						  len), 0);
+}
+
+static s64 user_pinned(void)
+{
+	return atomic64_read(&current->mm->pinned_vm);
+}
+
+/* The physical page behind a user address, which the hardware must see */
+static phys_addr_t user_phys(struct kunit *test, unsigned long va)
+{
+	struct page *page;
+	phys_addr_t phys;
+
+	KUNIT_ASSERT_EQ(test, get_user_pages_fast(va, 1, 0, &page), 1);
+	phys = page_to_phys(page);
+	put_page(page);
+	return phys;
+}
+
+static void user_expect_dma(struct user_env *env, u64 dma, unsigned long va)
+{
+	KUNIT_EXPECT_EQ(env->test, (u64)dma_to_phys(env->mock->dev, dma),
+			(u64)user_phys(env->test, va));
+}
+
+/* What the core does with a ucontext the driver has given up on */
+static void user_free_ucontext(struct ib_ucontext *uctx)
+{
+	kfree(uctx);
+}
+
+static void user_dealloc_ucontext(void *data)
+{
+	struct ib_ucontext *uctx = data;
+
+	uctx->device->ops.dealloc_ucontext(uctx);
+	user_free_ucontext(uctx);
+}
+
+/*
+ * ib_alloc_ucontext() and ib_init_ucontext() of uverbs: the driver object
+ * zeroed, its device, file and mmap xarray set, then alloc_ucontext.
+ */
+static int user_try_ucontext(struct user_env *env, struct ib_udata *udata,
+			     struct ib_ucontext **out)
+{
+	struct ib_device *ibdev = &env->mock->iwdev->ibdev;
+	struct ib_ucontext *uctx;
+	int ret;
+
+	uctx = rdma_zalloc_drv_obj(ibdev, ib_ucontext);
+	KUNIT_ASSERT_NOT_NULL(env->test, uctx);
+	uctx->device = ibdev;
+	uctx->ufile = env->ufile;
+	xa_init_flags(&uctx->mmap_xa, XA_FLAGS_ALLOC);
+	env->attrs->context = uctx;
+
+	ret = ibdev->ops.alloc_ucontext(uctx, udata);
+	if (ret) {
+		KUNIT_EXPECT_TRUE(env->test, xa_empty(&uctx->mmap_xa));
+		env->attrs->context = NULL;
+		user_free_ucontext(uctx);
+		return ret;
+	}
+	*out = uctx;
+	return 0;
+}
+
+static struct irdma_alloc_ucontext_req user_uctx_req(u8 ver)
+{
+	return (struct irdma_alloc_ucontext_req) {
+		.userspace_ver = ver,
+		.comp_mask = IRDMA_ALLOC_UCTX_USE_RAW_ATTR,
+	};
+}
+
+/* An rdma-core provider's ucontext; released when the test ends */
+static void user_open(struct user_env *env)
+{
+	struct irdma_alloc_ucontext_req req = user_uctx_req(IRDMA_ABI_VER);
+	struct irdma_alloc_ucontext_resp resp;
+	struct kunit *test = env->test;
+	struct ib_udata *udata;
+	int ret;
+
+	udata = user_udata(env, &req, sizeof(req), sizeof(resp));
+	KUNIT_ASSERT_EQ(test, user_try_ucontext(env, udata, &env->uctx), 0);
+	ret = kunit_add_action_or_reset(test, user_dealloc_ucontext,
+					env->uctx);
+	KUNIT_ASSERT_EQ(test, ret, 0);
+	user_resp(env, &resp, sizeof(resp));
+	env->feature_flags = resp.feature_flags;
+	env->pd = irdma_mock_alloc_pd(env->mock);
+}
+
+struct user_mr_ctx {
+	struct user_env *env;
+	struct ib_mr *mr;
+};
+
+static void user_dereg(void *data)
+{
+	struct user_mr_ctx *c = data;
+	struct ib_udata *udata = user_udata_none(c->env);
+
+	KUNIT_EXPECT_EQ(c->env->test, c->mr->device->ops.dereg_mr(c->mr, udata),
+			0);
+}
+
+/* uverbs' reg_mr: the driver's reg_user_mr, then the MR's core fields */
+static struct ib_mr *user_try_reg(struct user_env *env,
+				  const struct irdma_mem_reg_req *req,
+				  size_t inlen, unsigned long va, u64 len)
+{
+	struct ib_device *ibdev = &env->mock->iwdev->ibdev;
+	struct ib_udata *udata = user_udata(env, req, inlen, 0);
+	struct ib_mr *mr;
+
+	mr = ibdev->ops.reg_user_mr(env->pd, va, len, va,
+				    IB_ACCESS_LOCAL_WRITE, udata);
+	if (IS_ERR(mr))
+		return mr;
+	mr->device = ibdev;
+	mr->pd = env->pd;
+	mr->type = IB_MR_TYPE_USER;
+	mr->iova = va;
+	mr->length = len;
+	return mr;
+}
+
+/* A registration that must succeed, deregistered when the test ends */
+static struct ib_mr *user_reg(struct user_env *env,
+			      const struct irdma_mem_reg_req *req,
+			      unsigned long va, u64 len)
+{
+	struct kunit *test = env->test;
+	struct user_mr_ctx *c;
+	int ret;
+
+	c = kunit_kzalloc(test, sizeof(*c), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, c);
+	c->env = env;
+	c->mr = user_try_reg(env, req, sizeof(*req), va, len);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, c->mr);
+	ret = kunit_add_action_or_reset(test, user_dereg, c);
+	KUNIT_ASSERT_EQ(test, ret, 0);
+	return c->mr;
+}
+
+/* The rings of a CQ of @pages pages at @page, and its shadow area */
+static void user_reg_cq_rings(struct user_env *env, u32 page, u16 pages)
+{
+	struct irdma_mem_reg_req req = {
+		.reg_type = IRDMA_MEMREG_TYPE_CQ, .cq_pages = pages,
+	};
+	u32 len = pages;
+
+	/*
+	 * A device that resizes CQs takes the shadow area as a registration
+	 * of its own, which outlives the ring; otherwise it follows it.
+	 */
+	if (env->feature_flags & IRDMA_FEATURE_CQ_RESIZE) {
+		struct irdma_mem_reg_req shadow = {
+			.reg_type = IRDMA_MEMREG_TYPE_CQ, .cq_pages = 1,
+		};
+
+		user_reg(env, &shadow, user_page(env, page + pages),
+			 PAGE_SIZE);
+	} else {
+		len++;
+	}
+	user_reg(env, &req, user_page(env, page), len * PAGE_SIZE);
+}
+
+static struct irdma_create_cq_req user_cq_req(struct user_env *env, u32 page,
+					      u32 pages)
+{
+	return (struct irdma_create_cq_req) {
+		.user_cq_buf = user_page(env, page),
+		.user_shadow_area = user_page(env, page + pages),
+	};
+}
+
+struct user_cq_ctx {
+	struct user_env *env;
+	struct ib_cq *cq;
+};
+
+static void user_destroy_cq(void *data)
+{
+	struct user_cq_ctx *c = data;
+
+	KUNIT_EXPECT_EQ(c->env->test,
+			ib_destroy_cq_user(c->cq, user_udata_none(c->env)), 0);
+}
+
+/* uverbs' create_cq: a zeroed driver CQ object, then create_cq */
+static struct ib_cq *user_try_cq(struct user_env *env,
+				 const struct irdma_create_cq_req *req,
+				 size_t inlen, size_t outlen, int cqe)
+{
+	struct ib_device *ibdev = &env->mock->iwdev->ibdev;
+	struct ib_cq_init_attr attr = { .cqe = cqe };
+	struct ib_cq *cq;
+	int ret;
+
+	cq = rdma_zalloc_drv_obj(ibdev, ib_cq);
+	KUNIT_ASSERT_NOT_NULL(env->test, cq);
+	cq->device = ibdev;
+	atomic_set(&cq->usecnt, 0);
+	rdma_restrack_new(&cq->res, RDMA_RESTRACK_CQ);
+	rdma_restrack_set_name(&cq->res, NULL);
+	user_udata(env, req, inlen, outlen);
+	ret = ibdev->ops.create_cq(cq, &attr, env->attrs);
+	if (ret) {
+		rdma_restrack_put(&cq->res);
+		kfree(cq);
+		return ERR_PTR(ret);
+	}
+	rdma_restrack_add(&cq->res);
+	return cq;
+}
+
+/* A CQ on the one-page ring at @page; destroyed when the test ends */
+static struct ib_cq *user_cq(struct user_env *env, u32 page,
+			     struct irdma_create_cq_resp *resp)
+{
+	struct irdma_create_cq_req req = user_cq_req(env, page, 1);
+	struct kunit *test = env->test;
+	struct user_cq_ctx *c;
+	int ret;
+
+	user_reg_cq_rings(env, page, 1);
+	c = kunit_kzalloc(test, sizeof(*c), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, c);
+	c->env = env;
+	c->cq = user_try_cq(env, &req, sizeof(req), sizeof(*resp),
+			    USER_CQ_CQES);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, c->cq);
+	ret = kunit_add_action_or_reset(test, user_destroy_cq, c);
+	KUNIT_ASSERT_EQ(test, ret, 0);
+	user_resp(env, resp, sizeof(*resp));
+	return c->cq;
+}
+
+/*
+ * The rings of the QP of user_qp_attr() at @page, sized as a provider
+ * sizes them: its 8 send WRs plus the 258 quanta the SQ keeps in reserve
+ * make an SQ of 512 32-byte quanta, 4 pages; the RQ takes one page; the
+ * shadow area follows.
+ */
+#define USER_QP_SQ_PAGES	4
+#define USER_QP_RQ_PAGES	1
+#define USER_QP_PAGES		(USER_QP_SQ_PAGES + USER_QP_RQ_PAGES + 1)
+
+static const struct irdma_mem_reg_req user_qp_reg = {
+	.reg_type = IRDMA_MEMREG_TYPE_QP,
+	.sq_pages = USER_QP_SQ_PAGES, .rq_pages = USER_QP_RQ_PAGES,
+};
+
+static void user_reg_qp_rings(struct user_env *env, u32 page)
+{
+	user_reg(env, &user_qp_reg, user_page(env, page),
+		 USER_QP_PAGES * PAGE_SIZE);
+}
+
+static struct ib_qp_init_attr user_qp_attr(struct ib_cq *cq)
+{
+	return (struct ib_qp_init_attr) {
+		.send_cq = cq, .recv_cq = cq, .qp_type = IB_QPT_RC,
+		.sq_sig_type = IB_SIGNAL_REQ_WR,
+		.cap = { .max_send_wr = 8, .max_recv_wr = 8,
+			 .max_send_sge = 1, .max_recv_sge = 1 },
+	};
+}
+
+struct user_qp_ctx {
+	struct user_env *env;
+	struct ib_qp *qp;
+};
+
+static void user_destroy_qp(void *data)
+{
+	struct user_qp_ctx *c = data;
+
+	KUNIT_EXPECT_EQ(c->env->test,
+			ib_destroy_qp_user(c->qp, user_udata_none(c->env)), 0);
+}
+
+/* uverbs' create_qp, through ib_create_qp_user() */
+static struct ib_qp *user_try_qp(struct user_env *env, struct ib_cq *cq,
+				 unsigned long rings, size_t inlen,
+				 size_t outlen)
+{
+	struct ib_qp_init_attr attr = user_qp_attr(cq);
+	struct irdma_create_qp_req req = {
+		.user_wqe_bufs = rings, .user_compl_ctx = 0x1234,
+	};
+	struct ib_udata *udata = user_udata(env, &req, inlen, outlen);
+	struct ib_qp *qp;
+
+	qp = ib_create_qp_user(&env->mock->iwdev->ibdev, env->pd, &attr,
+			       udata, NULL, NULL);
+	/* uverbs counts the QP's users of its PD and CQs, as destroy drops */
+	if (!IS_ERR(qp))
+		ib_qp_usecnt_inc(qp);
+	return qp;
+}
+
+/* A QP on the rings at @page; destroyed when the test ends */
+static struct ib_qp *user_qp(struct user_env *env, struct ib_cq *cq, u32 page,
+			     struct irdma_create_qp_resp *resp)
+{
+	struct kunit *test = env->test;
+	struct user_qp_ctx *c;
+	int ret;
+
+	user_reg_qp_rings(env, page);
+	c = kunit_kzalloc(test, sizeof(*c), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, c);
+	c->env = env;
+	c->qp = user_try_qp(env, cq, user_page(env, page),
+			    sizeof(struct irdma_create_qp_req), sizeof(*resp));
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, c->qp);
+	ret = kunit_add_action_or_reset(test, user_destroy_qp, c);
+	KUNIT_ASSERT_EQ(test, ret, 0);
+	user_resp(env, resp, sizeof(*resp));
+	return c->qp;
+}
+
+/*
+ * rdma-core's provider (ABI 5) and an older irdma one (ABI 4) both get
+ * the E810's limits and a doorbell page to map.
+ */
+static void uctx_abi_accepted(struct kunit *test)
+{
+	const u8 *ver = test->param_value;
+	struct user_env *env = user_env_create(test, IRDMA_MOCK_E810_IWARP);
+	struct irdma_alloc_ucontext_req req = user_uctx_req(*ver);
+	struct irdma_alloc_ucontext_resp resp;
+	struct irdma_user_mmap_entry *db;
+	struct rdma_user_mmap_entry *e;
+	struct ib_ucontext *uctx;
+
+	KUNIT_ASSERT_EQ(test, user_try_ucontext(env,
+						user_udata(env, &req,
+							   sizeof(req),
+							   sizeof(resp)),
+						&uctx), 0);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test,
+							user_dealloc_ucontext,
+							uctx), 0);
+	user_resp(env, &resp, sizeof(resp));
+	KUNIT_EXPECT_EQ(test, resp.kernel_ver, IRDMA_ABI_VER);
+	KUNIT_EXPECT_EQ(test, resp.hw_rev, IRDMA_GEN_2);
+	KUNIT_EXPECT_EQ(test, resp.max_hw_wq_frags, IRDMA_MAX_WQ_FRAGMENT_COUNT);
+	KUNIT_EXPECT_EQ(test, resp.max_hw_read_sges, IRDMA_MAX_SGE_RD);
+	KUNIT_EXPECT_EQ(test, resp.max_hw_inline, IRDMA_MAX_INLINE_DATA_SIZE);
+	KUNIT_EXPECT_EQ(test, resp.max_hw_rq_quanta, IRDMA_QP_SW_MAX_RQ_QUANTA);
+	KUNIT_EXPECT_EQ(test, resp.max_hw_wq_quanta, IRDMA_QP_SW_MAX_WQ_QUANTA);
+	KUNIT_EXPECT_EQ(test, resp.max_hw_sq_chunk, IRDMA_MAX_QUANTA_PER_WR);
+	KUNIT_EXPECT_EQ(test, resp.min_hw_cq_size, IRDMA_MIN_CQ_SIZE);
+	KUNIT_EXPECT_EQ(test, resp.max_hw_cq_size, IRDMA_MAX_CQ_SIZE);
+	KUNIT_EXPECT_TRUE(test, resp.comp_mask & IRDMA_ALLOC_UCTX_USE_RAW_ATTR);
+	KUNIT_EXPECT_TRUE(test,
+			  resp.comp_mask & IRDMA_ALLOC_UCTX_MIN_HW_WQ_SIZE);
+	KUNIT_EXPECT_GT(test, resp.min_hw_wq_size, 0);
+
+	/* the key mmap() is called with finds the doorbell page, uncached */
+	KUNIT_EXPECT_EQ(test, resp.db_mmap_key % PAGE_SIZE, 0);
+	e = rdma_user_mmap_entry_get_pgoff(uctx,
+					   resp.db_mmap_key >> PAGE_SHIFT);
+	KUNIT_ASSERT_NOT_NULL(test, e);
+	db = container_of(e, struct irdma_user_mmap_entry, rdma_entry);
+	KUNIT_EXPECT_EQ(test, db->bar_offset, E810_DB_BAR_OFFSET);
+	KUNIT_EXPECT_EQ(test, db->mmap_flag, IRDMA_MMAP_IO_NC);
+	KUNIT_EXPECT_EQ(test, e->npages, 1);
+	rdma_user_mmap_entry_put(e);
+}
+
+static const u8 uctx_good_abi[] = { 4, IRDMA_ABI_VER };
+
+static void uctx_abi_desc(const u8 *ver, char *desc)
+{
+	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "abi_%u", *ver);
+}
+
+KUNIT_ARRAY_PARAM(uctx_good_abi, uctx_good_abi, uctx_abi_desc);
+
+/* ABI versions irdma never had are refused, with nothing published */
+static void uctx_abi_refused(struct kunit *test)
+{
+	const u8 *ver = test->param_value;
+	struct user_env *env = user_env_create(test, IRDMA_MOCK_E810_IWARP);
+	struct irdma_alloc_ucontext_req req = user_uctx_req(*ver);
+	struct irdma_alloc_ucontext_resp resp;
+	struct ib_udata *udata;
+	struct ib_ucontext *uctx;
+
+	udata = user_udata(env, &req, sizeof(req), sizeof(resp));
+	KUNIT_EXPECT_EQ(test, user_try_ucontext(env, udata, &uctx), -EINVAL);
+	user_resp(env, &resp, sizeof(resp));
+	KUNIT_EXPECT_EQ(test, resp.kernel_ver, 0);
+}
+
+static const u8 uctx_bad_abi[] = { 0, 3, IRDMA_ABI_VER + 1, 0xff };
+
+KUNIT_ARRAY_PARAM(uctx_bad_abi, uctx_bad_abi, uctx_abi_desc);
+
+/*
+ * libi40iw's response, which ends at rsvd, asks for the GEN_1 ABI: an
+ * E810 cannot give it.
+ */
+static void uctx_legacy_resp_refused(struct kunit *test)
+{
+	struct user_env *env = user_env_create(test, IRDMA_MOCK_E810_IWARP);
+	struct irdma_alloc_ucontext_req req = user_uctx_req(4);
+	struct ib_ucontext *uctx;
+	struct ib_udata *udata;
+
+	udata = user_udata(env, &req, sizeof(req),
+			   offsetofend(struct irdma_alloc_ucontext_resp, rsvd));
+	KUNIT_EXPECT_EQ(test, user_try_ucontext(env, udata, &uctx),
+			-EOPNOTSUPP);
+}
+
+/* A request shorter than its ABI version, or no room for a response */
+static void uctx_short_udata(struct kunit *test)
+{
+	struct user_env *env = user_env_create(test, IRDMA_MOCK_E810_IWARP);
+	struct irdma_alloc_ucontext_req req = user_uctx_req(IRDMA_ABI_VER);
+	struct irdma_alloc_ucontext_resp resp;
+	struct ib_ucontext *uctx;
+	struct ib_udata *udata;
+
+	udata = user_udata(env, &req, offsetof(typeof(req), userspace_ver),
+			   sizeof(resp));
+	KUNIT_EXPECT_EQ(test, user_try_ucontext(env, udata, &uctx), -EINVAL);
+	udata = user_udata(env, &req, sizeof(req), sizeof(u32));
+	KUNIT_EXPECT_EQ(test, user_try_ucontext(env, udata, &uctx), -EINVAL);
+}
+
+/* dealloc_ucontext takes the doorbell page back from mmap() */
+static void uctx_dealloc_unpublishes(struct kunit *test)
+{
+	struct user_env *env = user_env_create(test, IRDMA_MOCK_E810_IWARP);
+	struct irdma_alloc_ucontext_req req = user_uctx_req(IRDMA_ABI_VER);
+	struct irdma_alloc_ucontext_resp resp;
+	struct ib_ucontext *uctx;
+	struct ib_udata *udata;
+
+	udata = user_udata(env, &req, sizeof(req), sizeof(resp));
+	KUNIT_ASSERT_EQ(test, user_try_ucontext(env, udata, &uctx), 0);
+	KUNIT_EXPECT_FALSE(test, xa_empty(&uctx->mmap_xa));
+	uctx->device->ops.dealloc_ucontext(uctx);
+	KUNIT_EXPECT_TRUE(test, xa_empty(&uctx->mmap_xa));
+	user_free_ucontext(uctx);
+}
+
+/*
+ * A CQ on a registered user ring: the hardware writes its CQEs into the
+ * pinned ring page and its shadow area into the page registered for it.
+ */
+static void cq_on_user_ring(struct kunit *test)
+{
+	struct user_env *env = user_env_create(test, IRDMA_MOCK_E810_IWARP);
+	struct irdma_create_cq_resp resp;
+	struct irdma_hw_cq hw;
+	struct ib_cq *cq;
+
+	user_open(env);
+	cq = user_cq(env, USER_RING_PAGE, &resp);
+	KUNIT_EXPECT_EQ(test, resp.cq_id, to_iwcq(cq)->cq_num);
+	KUNIT_EXPECT_GE(test, resp.cq_size, USER_CQ_CQES);
+	KUNIT_ASSERT_TRUE(test, irdma_hw_model_cq(env->mock->hw, resp.cq_id,
+						  &hw));
+	KUNIT_EXPECT_EQ(test, hw.size, resp.cq_size);
+	user_expect_dma(env, hw.ring_pa, user_page(env, USER_RING_PAGE));
+	user_expect_dma(env, hw.shadow_pa, user_page(env, USER_RING_PAGE + 1));
+}
+
+/*
+ * Page @n of a QP ring the hardware was given at @pa: by address, or
+ * through the level-1 PBL at PBLE index @pa.
+ */
+static u64 user_ring_page(struct user_env *env, bool vq, u64 pa, u32 n)
+{
+	u64 *pble;
+
+	if (!vq)
+		return pa + (u64)n * PAGE_SIZE;
+	pble = irdma_mock_pble(env->mock, pa + n);
+	KUNIT_ASSERT_NOT_NULL(env->test, pble);
+	return *pble;
+}
+
+static void user_expect_ring(struct user_env *env, bool vq, u64 pa,
+			     unsigned long va, u32 pages)
+{
+	u32 i;
+
+	for (i = 0; i < pages; i++)
+		user_expect_dma(env, user_ring_page(env, vq, pa, i),
+				va + i * PAGE_SIZE);
+}
+
+/*
+ * A QP on registered user rings: each page of the SQ and RQ the hardware
+ * is given is the pinned page of the ring user space registered, the
+ * shadow area the page after them, and each ring fits its pages.
+ */
+static void qp_on_user_rings(struct kunit *test)
+{
+	struct user_env *env = user_env_create(test, IRDMA_MOCK_E810_IWARP);
+	struct irdma_create_cq_resp cq_resp;
+	struct irdma_create_qp_resp resp;
+	unsigned long rings;
+	struct irdma_hw_qp hw;
+	struct ib_qp *qp;
+	struct ib_cq *cq;
+
+	user_open(env);
+	cq = user_cq(env, USER_RING_PAGE, &cq_resp);
+	qp = user_qp(env, cq, USER_QP_PAGE, &resp);
+	rings = user_page(env, USER_QP_PAGE);
+	KUNIT_EXPECT_EQ(test, resp.qp_id, qp->qp_num);
+	KUNIT_EXPECT_GT(test, resp.actual_sq_size, 0);
+	KUNIT_EXPECT_GT(test, resp.actual_rq_size, 0);
+	KUNIT_ASSERT_TRUE(test, irdma_hw_model_qp(env->mock->hw, resp.qp_id,
+						  &hw));
+	KUNIT_EXPECT_EQ(test, hw.send_cq, cq_resp.cq_id);
+	KUNIT_EXPECT_EQ(test, hw.recv_cq, cq_resp.cq_id);
+	KUNIT_EXPECT_EQ(test, hw.comp_ctx, 0x1234);
+	KUNIT_EXPECT_LE(test, hw.sq_quanta * 32,
+			USER_QP_SQ_PAGES * PAGE_SIZE);
+	KUNIT_EXPECT_LE(test, hw.rq_quanta * 32,
+			USER_QP_RQ_PAGES * PAGE_SIZE);
+	user_expect_ring(env, hw.virtual_map, hw.sq_pa, rings,
+			 USER_QP_SQ_PAGES);
+	user_expect_ring(env, hw.virtual_map, hw.rq_pa,
+			 rings + USER_QP_SQ_PAGES * PAGE_SIZE, USER_QP_RQ_PAGES);
+	user_expect_dma(env, hw.shadow_pa,
+			rings + (USER_QP_PAGES - 1) * PAGE_SIZE);
+}
+
+/* A failed create_cq took no ID, CQP request or pin */
+static void cq_expect_nothing(struct user_env *env, struct ib_cq *cq,
+			      int err, const struct irdma_mock_ids *was,
+			      s64 pinned)
+{
+	KUNIT_EXPECT_EQ(env->test, PTR_ERR_OR_ZERO(cq), err);
+	/* a CQ made in spite of the bad input must not outlive the test */
+	if (!IS_ERR(cq))
+		ib_destroy_cq_user(cq, user_udata_none(env));
+	irdma_mock_expect_ids(env->mock, was);
+	KUNIT_EXPECT_EQ(env->test, user_pinned(), pinned);
+}
+
+/* create_cq with no ring registered at user_cq_buf */
+static void cq_no_registered_ring(struct kunit *test)
+{
+	struct user_env *env = user_env_create(test, IRDMA_MOCK_E810_IWARP);
+	struct irdma_create_cq_req req;
+	struct irdma_mock_ids was;
+	struct ib_cq *cq;
+	s64 pinned;
+
+	user_open(env);
+	req = user_cq_req(env, USER_RING_PAGE, 1);
+	irdma_mock_save_ids(env->mock, IRDMA_MOCK_CQS, &was);
+	pinned = user_pinned();
+	cq = user_try_cq(env, &req, sizeof(req),
+			 sizeof(struct irdma_create_cq_resp), USER_CQ_CQES);
+	cq_expect_nothing(env, cq, -EPROTO, &was, pinned);
+}
+
+/* A create_cq request without user_cq_buf, or no room for the response */
+static void cq_short_udata(struct kunit *test)
+{
+	struct user_env *env = user_env_create(test, IRDMA_MOCK_E810_IWARP);
+	size_t resp_len = sizeof(struct irdma_create_cq_resp);
+	struct irdma_create_cq_req req;
+	struct irdma_mock_ids was;
+	struct ib_cq *cq;
+	s64 pinned;
+
+	user_open(env);
+	user_reg_cq_rings(env, USER_RING_PAGE, 1);
+	req = user_cq_req(env, USER_RING_PAGE, 1);
+	irdma_mock_save_ids(env->mock, IRDMA_MOCK_CQS, &was);
+	pinned = user_pinned();
+	cq = user_try_cq(env, &req, sizeof(u32), resp_len, USER_CQ_CQES);
+	cq_expect_nothing(env, cq, -EINVAL, &was, pinned);
+	cq = user_try_cq(env, &req, sizeof(req), sizeof(u32), USER_CQ_CQES);
+	cq_expect_nothing(env, cq, -EINVAL, &was, pinned);
+}
+
+/* A failed create_qp took no QP ID, CQP request or pin */
+static void qp_expect_nothing(struct user_env *env, struct ib_qp *qp,
+			      int err, const struct irdma_mock_ids *was,
+			      s64 pinned)
+{
+	KUNIT_EXPECT_EQ(env->test, PTR_ERR_OR_ZERO(qp), err);
+	if (!IS_ERR(qp))
+		ib_destroy_qp_user(qp, user_udata_none(env));
+	irdma_mock_expect_ids(env->mock, was);
+	KUNIT_EXPECT_EQ(env->test, user_pinned(), pinned);
+}
+
+/* create_qp with no rings registered at user_wqe_bufs */
+static void qp_no_registered_rings(struct kunit *test)
+{
+	struct user_env *env = user_env_create(test, IRDMA_MOCK_E810_IWARP);
+	struct irdma_create_cq_resp cq_resp;
+	struct irdma_mock_ids was;
+	struct ib_qp *qp;
+	struct ib_cq *cq;
+	s64 pinned;
+
+	user_open(env);
+	cq = user_cq(env, USER_RING_PAGE, &cq_resp);
+	irdma_mock_save_ids(env->mock, IRDMA_MOCK_QPS, &was);
+	pinned = user_pinned();
+	qp = user_try_qp(env, cq, user_page(env, USER_QP_PAGE),
+			 sizeof(struct irdma_create_qp_req),
+			 sizeof(struct irdma_create_qp_resp));
+	qp_expect_nothing(env, qp, -ENODATA, &was, pinned);
+}
+
+/* A create_qp request cut short, or a response buffer too small */
+static void qp_short_udata(struct kunit *test)
+{
+	struct user_env *env = user_env_create(test, IRDMA_MOCK_E810_IWARP);
+	size_t req_len = sizeof(struct irdma_create_qp_req);
+	unsigned long rings = user_page(env, USER_QP_PAGE);
+	struct irdma_create_cq_resp cq_resp;
+	struct irdma_mock_ids was;
+	struct ib_qp *qp;
+	struct ib_cq *cq;
+	s64 pinned;
+
+	user_open(env);
+	cq = user_cq(env, USER_RING_PAGE, &cq_resp);
+	user_reg_qp_rings(env, USER_QP_PAGE);
+	irdma_mock_save_ids(env->mock, IRDMA_MOCK_QPS, &was);
+	pinned = user_pinned();
+	qp = user_try_qp(env, cq, rings, sizeof(u32),
+			 sizeof(struct irdma_create_qp_resp));
+	qp_expect_nothing(env, qp, -EINVAL, &was, pinned);
+	qp = user_try_qp(env, cq, rings, req_len, sizeof(u8));
+	qp_expect_nothing(env, qp, -EINVAL, &was, pinned);
+}
+
+/*
+ * Rings registered as one page of SQ and one of RQ for a QP whose SQ
+ * takes 16 KiB: the hardware would be given an SQ past the pinned pages.
+ */
+static void qp_rings_smaller_than_queues(struct kunit *test)
+{
+	struct user_env *env = user_env_create(test, IRDMA_MOCK_E810_IWARP);
+	struct irdma_mem_reg_req req = {
+		.reg_type = IRDMA_MEMREG_TYPE_QP, .sq_pages = 1, .rq_pages = 1,
+	};
+	unsigned long rings = user_page(env, USER_QP_PAGE);
+	struct irdma_create_cq_resp cq_resp;
+	struct irdma_mock_ids was;
+	struct ib_qp *qp;
+	struct ib_cq *cq;
+	s64 pinned;
+
+	user_open(env);
+	cq = user_cq(env, USER_RING_PAGE, &cq_resp);
+	user_reg(env, &req, rings, 3 * PAGE_SIZE);
+	irdma_mock_save_ids(env->mock, IRDMA_MOCK_QPS, &was);
+	pinned = user_pinned();
+	qp = user_try_qp(env, cq, rings, sizeof(struct irdma_create_qp_req),
+			 sizeof(struct irdma_create_qp_resp));
+	qp_expect_nothing(env, qp, -EINVAL, &was, pinned);
+}
+
+/* A CQ of twice the CQEs its one registered ring page holds */
+static void cq_ring_smaller_than_queue(struct kunit *test)
+{
+	struct user_env *env = user_env_create(test, IRDMA_MOCK_E810_IWARP);
+	struct irdma_create_cq_req req;
+	struct irdma_mock_ids was;
+	struct ib_cq *cq;
+	s64 pinned;
+
+	user_open(env);
+	user_reg_cq_rings(env, USER_RING_PAGE, 1);
+	req = user_cq_req(env, USER_RING_PAGE, 1);
+	irdma_mock_save_ids(env->mock, IRDMA_MOCK_CQS, &was);
+	pinned = user_pinned();
+	cq = user_try_cq(env, &req, sizeof(req),
+			 sizeof(struct irdma_create_cq_resp), 2 * USER_CQ_CQES);
+	cq_expect_nothing(env, cq, -EINVAL, &was, pinned);
+}
+
+/* A failed reg_user_mr pinned nothing and took no STag or PBLE */
+static void reg_expect_nothing(struct user_env *env, struct ib_mr *mr,
+			       int err, s64 pinned, u32 pble_unalloc)
+{
+	struct kunit *test = env->test;
+
+	KUNIT_EXPECT_EQ(test, PTR_ERR_OR_ZERO(mr), err);
+	KUNIT_EXPECT_EQ(test, user_pinned(), pinned);
+	KUNIT_EXPECT_EQ(test, (u32)env->mock->pble_rsrc.unallocated_pble,
+			pble_unalloc);
+	KUNIT_EXPECT_EQ(test, irdma_hw_model_op_count(env->mock->hw,
+						      IRDMA_HW_OP_ALLOC_STAG),
+			0);
+}
+
+/**
+ * struct reg_bad - a reg_user_mr the driver must refuse
+ * @name: what is wrong
+ * @req: the request
+ * @inlen: its length in the udata
+ * @page: where the registration starts, in pages of the mapping
+ * @off: and bytes into that page
+ * @len: its length
+ * @err: the errno
+ */
+struct reg_bad {
+	const char *name;
+	struct irdma_mem_reg_req req;
+	size_t inlen;
+	u32 page;
+	u32 off;
+	u64 len;
+	int err;
+};
+
+static const struct reg_bad reg_bad_cases[] = {
+	{ "short_udata", { .reg_type = IRDMA_MEMREG_TYPE_QP, .sq_pages = 1,
+			   .rq_pages = 1 },
+	  offsetof(struct irdma_mem_reg_req, sq_pages), 1, 0,
+	  3 * PAGE_SIZE, -EINVAL },
+	{ "bad_reg_type", { .reg_type = 3, .cq_pages = 1 },
+	  sizeof(struct irdma_mem_reg_req), 1, 0, 2 * PAGE_SIZE, -EINVAL },
+	{ "qp_unaligned", { .reg_type = IRDMA_MEMREG_TYPE_QP, .sq_pages = 1,
+			    .rq_pages = 1 },
+	  sizeof(struct irdma_mem_reg_req), 1, 64, 3 * PAGE_SIZE, -EINVAL },
+	{ "qp_no_shadow", { .reg_type = IRDMA_MEMREG_TYPE_QP, .sq_pages = 1,
+			    .rq_pages = 1 },
+	  sizeof(struct irdma_mem_reg_req), 1, 0, 2 * PAGE_SIZE, -EINVAL },
+	{ "qp_too_small", { .reg_type = IRDMA_MEMREG_TYPE_QP, .sq_pages = 4,
+			    .rq_pages = 4 },
+	  sizeof(struct irdma_mem_reg_req), 1, 0, 3 * PAGE_SIZE, -EINVAL },
+	{ "cq_too_small", { .reg_type = IRDMA_MEMREG_TYPE_CQ,
+			    .cq_pages = 4 },
+	  sizeof(struct irdma_mem_reg_req), 1, 0, 2 * PAGE_SIZE, -EINVAL },
+};
+
+static void reg_bad_desc(const struct reg_bad *c, char *desc)
+{
+	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(reg_bad, reg_bad_cases, reg_bad_desc);
+
+/* Each refused registration is refused with nothing held */
+static void reg_user_mr_refused(struct kunit *test)
+{
+	const struct reg_bad *c = test->param_value;
+	struct user_env *env = user_env_create(test, IRDMA_MOCK_E810_IWARP);
+	unsigned long va;
+	u32 pble_unalloc;
+	struct ib_mr *mr;
+	s64 pinned;
+
+	user_open(env);
+	va = user_page(env, c->page) + c->off;
+	pinned = user_pinned();
+	pble_unalloc = env->mock->pble_rsrc.unallocated_pble;
+	mr = user_try_reg(env, &c->req, c->inlen, va, c->len);
+	reg_expect_nothing(env, mr, c->err, pinned, pble_unalloc);
+}
+
+/*
+ * Rings deregistered before create_qp are gone: create_qp finds none,
+ * and the pages are unpinned.
+ */
+static void qp_rings_dereg_before_create(struct kunit *test)
+{
+	struct user_env *env = user_env_create(test, IRDMA_MOCK_E810_IWARP);
+	unsigned long rings = user_page(env, USER_QP_PAGE);
+	struct irdma_create_cq_resp cq_resp;
+	struct irdma_mock_ids was;
+	struct ib_qp *qp;
+	struct ib_mr *mr;
+	struct ib_cq *cq;
+	s64 pinned;
+
+	user_open(env);
+	cq = user_cq(env, USER_RING_PAGE, &cq_resp);
+	pinned = user_pinned();
+	mr = user_try_reg(env, &user_qp_reg, sizeof(user_qp_reg), rings,
+			  USER_QP_PAGES * PAGE_SIZE);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, mr);
+	KUNIT_EXPECT_EQ(test, user_pinned(), pinned + USER_QP_PAGES);
+	KUNIT_EXPECT_EQ(test, mr->device->ops.dereg_mr(mr,
+						       user_udata_none(env)),
+			0);
+	KUNIT_EXPECT_EQ(test, user_pinned(), pinned);
+
+	irdma_mock_save_ids(env->mock, IRDMA_MOCK_QPS, &was);
+	qp = user_try_qp(env, cq, user_page(env, USER_QP_PAGE),
+			 sizeof(struct irdma_create_qp_req),
+			 sizeof(struct irdma_create_qp_resp));
+	qp_expect_nothing(env, qp, -ENODATA, &was, pinned);
+}
+
+/* Destroying a user CQ and QP unpins nothing: their MRs hold the rings */
+static void rings_pinned_until_dereg(struct kunit *test)
+{
+	struct user_env *env = user_env_create(test, IRDMA_MOCK_E810_IWARP);
+	struct irdma_create_cq_resp cq_resp;
+	struct irdma_create_qp_resp resp;
+	s64 pinned = user_pinned();
+	struct ib_cq *cq;
+
+	user_open(env);
+	cq = user_cq(env, USER_RING_PAGE, &cq_resp);
+	user_qp(env, cq, USER_QP_PAGE, &resp);
+	/* ring and shadow of the CQ, SQ, RQ and shadow of the QP */
+	KUNIT_EXPECT_EQ(test, user_pinned(), pinned + 2 + USER_QP_PAGES);
+}
+
+static struct kunit_case irdma_verbs_user_cases[] = {
+	KUNIT_CASE_PARAM(uctx_abi_accepted, uctx_good_abi_gen_params),
+	KUNIT_CASE_PARAM(uctx_abi_refused, uctx_bad_abi_gen_params),
+	KUNIT_CASE(uctx_legacy_resp_refused),
+	KUNIT_CASE(uctx_short_udata),
+	KUNIT_CASE(uctx_dealloc_unpublishes),
+	KUNIT_CASE(cq_on_user_ring),
+	KUNIT_CASE(qp_on_user_rings),
+	KUNIT_CASE(cq_no_registered_ring),
+	KUNIT_CASE(cq_short_udata),
+	KUNIT_CASE(qp_no_registered_rings),
+	KUNIT_CASE(qp_short_udata),
+	KUNIT_CASE(qp_rings_smaller_than_queues),
+	KUNIT_CASE(cq_ring_smaller_than_queue),
+	KUNIT_CASE_PARAM(reg_user_mr_refused, reg_bad_gen_params),
+	KUNIT_CASE(qp_rings_dereg_before_create),
+	KUNIT_CASE(rings_pinned_until_dereg),
+	{}
+};
+
+static struct kunit_suite irdma_verbs_user_suite = {
+	.name = "irdma_verbs_user",
+	.test_cases = irdma_verbs_user_cases,
+};
+
+kunit_test_suite(irdma_verbs_user_suite);

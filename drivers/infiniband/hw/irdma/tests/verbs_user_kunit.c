@@ -684,17 +684,29 @@ static void qp_on_user_rings(struct kunit *test)
 			rings + (USER_QP_PAGES - 1) * PAGE_SIZE);
 }
 
+/* What a refused create must leave as it was: IDs, CQP requests, pins */
+struct user_before {
+	struct irdma_mock_ids ids;
+	s64 pinned;
+};
+
+static void user_save(struct user_env *env, enum irdma_mock_objs kind,
+		      struct user_before *before)
+{
+	irdma_mock_save_ids(env->mock, kind, &before->ids);
+	before->pinned = user_pinned();
+}
+
 /* A failed create_cq took no ID, CQP request or pin */
 static void cq_expect_nothing(struct user_env *env, struct ib_cq *cq,
-			      int err, const struct irdma_mock_ids *was,
-			      s64 pinned)
+			      int err, const struct user_before *before)
 {
 	KUNIT_EXPECT_EQ(env->test, PTR_ERR_OR_ZERO(cq), err);
 	/* a CQ made in spite of the bad input must not outlive the test */
 	if (!IS_ERR(cq))
 		ib_destroy_cq_user(cq, user_udata_none(env));
-	irdma_mock_expect_ids(env->mock, was);
-	KUNIT_EXPECT_EQ(env->test, user_pinned(), pinned);
+	irdma_mock_expect_ids(env->mock, &before->ids);
+	KUNIT_EXPECT_EQ(env->test, user_pinned(), before->pinned);
 }
 
 /* create_cq with no ring registered at user_cq_buf */
@@ -702,17 +714,15 @@ static void cq_no_registered_ring(struct kunit *test)
 {
 	struct user_env *env = user_env_create(test, IRDMA_MOCK_E810_IWARP);
 	struct irdma_create_cq_req req;
-	struct irdma_mock_ids was;
+	struct user_before before;
 	struct ib_cq *cq;
-	s64 pinned;
 
 	user_open(env);
 	req = user_cq_req(env, USER_RING_PAGE, 1);
-	irdma_mock_save_ids(env->mock, IRDMA_MOCK_CQS, &was);
-	pinned = user_pinned();
+	user_save(env, IRDMA_MOCK_CQS, &before);
 	cq = user_try_cq(env, &req, sizeof(req),
 			 sizeof(struct irdma_create_cq_resp), USER_CQ_CQES);
-	cq_expect_nothing(env, cq, -EPROTO, &was, pinned);
+	cq_expect_nothing(env, cq, -EPROTO, &before);
 }
 
 /* A create_cq request without user_cq_buf, or no room for the response */
@@ -721,31 +731,28 @@ static void cq_short_udata(struct kunit *test)
 	struct user_env *env = user_env_create(test, IRDMA_MOCK_E810_IWARP);
 	size_t resp_len = sizeof(struct irdma_create_cq_resp);
 	struct irdma_create_cq_req req;
-	struct irdma_mock_ids was;
+	struct user_before before;
 	struct ib_cq *cq;
-	s64 pinned;
 
 	user_open(env);
 	user_reg_cq_rings(env, USER_RING_PAGE, 1);
 	req = user_cq_req(env, USER_RING_PAGE, 1);
-	irdma_mock_save_ids(env->mock, IRDMA_MOCK_CQS, &was);
-	pinned = user_pinned();
+	user_save(env, IRDMA_MOCK_CQS, &before);
 	cq = user_try_cq(env, &req, sizeof(u32), resp_len, USER_CQ_CQES);
-	cq_expect_nothing(env, cq, -EINVAL, &was, pinned);
+	cq_expect_nothing(env, cq, -EINVAL, &before);
 	cq = user_try_cq(env, &req, sizeof(req), sizeof(u32), USER_CQ_CQES);
-	cq_expect_nothing(env, cq, -EINVAL, &was, pinned);
+	cq_expect_nothing(env, cq, -EINVAL, &before);
 }
 
 /* A failed create_qp took no QP ID, CQP request or pin */
 static void qp_expect_nothing(struct user_env *env, struct ib_qp *qp,
-			      int err, const struct irdma_mock_ids *was,
-			      s64 pinned)
+			      int err, const struct user_before *before)
 {
 	KUNIT_EXPECT_EQ(env->test, PTR_ERR_OR_ZERO(qp), err);
 	if (!IS_ERR(qp))
 		ib_destroy_qp_user(qp, user_udata_none(env));
-	irdma_mock_expect_ids(env->mock, was);
-	KUNIT_EXPECT_EQ(env->test, user_pinned(), pinned);
+	irdma_mock_expect_ids(env->mock, &before->ids);
+	KUNIT_EXPECT_EQ(env->test, user_pinned(), before->pinned);
 }
 
 /* create_qp with no rings registered at user_wqe_bufs */
@@ -753,19 +760,17 @@ static void qp_no_registered_rings(struct kunit *test)
 {
 	struct user_env *env = user_env_create(test, IRDMA_MOCK_E810_IWARP);
 	struct irdma_create_cq_resp cq_resp;
-	struct irdma_mock_ids was;
+	struct user_before before;
 	struct ib_qp *qp;
 	struct ib_cq *cq;
-	s64 pinned;
 
 	user_open(env);
 	cq = user_cq(env, USER_RING_PAGE, &cq_resp);
-	irdma_mock_save_ids(env->mock, IRDMA_MOCK_QPS, &was);
-	pinned = user_pinned();
+	user_save(env, IRDMA_MOCK_QPS, &before);
 	qp = user_try_qp(env, cq, user_page(env, USER_QP_PAGE),
 			 sizeof(struct irdma_create_qp_req),
 			 sizeof(struct irdma_create_qp_resp));
-	qp_expect_nothing(env, qp, -ENODATA, &was, pinned);
+	qp_expect_nothing(env, qp, -ENODATA, &before);
 }
 
 /* A create_qp request cut short, or a response buffer too small */
@@ -775,21 +780,19 @@ static void qp_short_udata(struct kunit *test)
 	size_t req_len = sizeof(struct irdma_create_qp_req);
 	unsigned long rings = user_page(env, USER_QP_PAGE);
 	struct irdma_create_cq_resp cq_resp;
-	struct irdma_mock_ids was;
+	struct user_before before;
 	struct ib_qp *qp;
 	struct ib_cq *cq;
-	s64 pinned;
 
 	user_open(env);
 	cq = user_cq(env, USER_RING_PAGE, &cq_resp);
 	user_reg_qp_rings(env, USER_QP_PAGE);
-	irdma_mock_save_ids(env->mock, IRDMA_MOCK_QPS, &was);
-	pinned = user_pinned();
+	user_save(env, IRDMA_MOCK_QPS, &before);
 	qp = user_try_qp(env, cq, rings, sizeof(u32),
 			 sizeof(struct irdma_create_qp_resp));
-	qp_expect_nothing(env, qp, -EINVAL, &was, pinned);
+	qp_expect_nothing(env, qp, -EINVAL, &before);
 	qp = user_try_qp(env, cq, rings, req_len, sizeof(u8));
-	qp_expect_nothing(env, qp, -EINVAL, &was, pinned);
+	qp_expect_nothing(env, qp, -EINVAL, &before);
 }
 
 /*
@@ -804,19 +807,17 @@ static void qp_rings_smaller_than_queues(struct kunit *test)
 	};
 	unsigned long rings = user_page(env, USER_QP_PAGE);
 	struct irdma_create_cq_resp cq_resp;
-	struct irdma_mock_ids was;
+	struct user_before before;
 	struct ib_qp *qp;
 	struct ib_cq *cq;
-	s64 pinned;
 
 	user_open(env);
 	cq = user_cq(env, USER_RING_PAGE, &cq_resp);
 	user_reg(env, &req, rings, 3 * PAGE_SIZE);
-	irdma_mock_save_ids(env->mock, IRDMA_MOCK_QPS, &was);
-	pinned = user_pinned();
+	user_save(env, IRDMA_MOCK_QPS, &before);
 	qp = user_try_qp(env, cq, rings, sizeof(struct irdma_create_qp_req),
 			 sizeof(struct irdma_create_qp_resp));
-	qp_expect_nothing(env, qp, -EINVAL, &was, pinned);
+	qp_expect_nothing(env, qp, -EINVAL, &before);
 }
 
 /* A CQ of twice the CQEs its one registered ring page holds */
@@ -824,18 +825,16 @@ static void cq_ring_smaller_than_queue(struct kunit *test)
 {
 	struct user_env *env = user_env_create(test, IRDMA_MOCK_E810_IWARP);
 	struct irdma_create_cq_req req;
-	struct irdma_mock_ids was;
+	struct user_before before;
 	struct ib_cq *cq;
-	s64 pinned;
 
 	user_open(env);
 	user_reg_cq_rings(env, USER_RING_PAGE, 1);
 	req = user_cq_req(env, USER_RING_PAGE, 1);
-	irdma_mock_save_ids(env->mock, IRDMA_MOCK_CQS, &was);
-	pinned = user_pinned();
+	user_save(env, IRDMA_MOCK_CQS, &before);
 	cq = user_try_cq(env, &req, sizeof(req),
 			 sizeof(struct irdma_create_cq_resp), 2 * USER_CQ_CQES);
-	cq_expect_nothing(env, cq, -EINVAL, &was, pinned);
+	cq_expect_nothing(env, cq, -EINVAL, &before);
 }
 
 /* A failed reg_user_mr pinned nothing and took no STag or PBLE */
@@ -928,7 +927,7 @@ static void qp_rings_dereg_before_create(struct kunit *test)
 	struct user_env *env = user_env_create(test, IRDMA_MOCK_E810_IWARP);
 	unsigned long rings = user_page(env, USER_QP_PAGE);
 	struct irdma_create_cq_resp cq_resp;
-	struct irdma_mock_ids was;
+	struct user_before before;
 	struct ib_qp *qp;
 	struct ib_mr *mr;
 	struct ib_cq *cq;
@@ -946,11 +945,11 @@ static void qp_rings_dereg_before_create(struct kunit *test)
 			0);
 	KUNIT_EXPECT_EQ(test, user_pinned(), pinned);
 
-	irdma_mock_save_ids(env->mock, IRDMA_MOCK_QPS, &was);
+	user_save(env, IRDMA_MOCK_QPS, &before);
 	qp = user_try_qp(env, cq, user_page(env, USER_QP_PAGE),
 			 sizeof(struct irdma_create_qp_req),
 			 sizeof(struct irdma_create_qp_resp));
-	qp_expect_nothing(env, qp, -ENODATA, &was, pinned);
+	qp_expect_nothing(env, qp, -ENODATA, &before);
 }
 
 /* Destroying a user CQ and QP unpins nothing: their MRs hold the rings */

@@ -48,6 +48,8 @@
 # 300, ten times the slowest run seen) bounds each guest; 30 s before
 # that, a guest still running logs its blocked tasks.  E2E_SIZE
 # (default 32M) is how much each of the two fio jobs writes and verifies.
+# E2E_JOBS (default 1) guests run at a time; the lines come in order once
+# all have run.
 # Exits non-zero when a run failed.
 set -uo pipefail
 
@@ -70,6 +72,7 @@ declare -A cmdline_of=([isert-pi]=ib_iser.pi_enable=1
 read -ra users <<<"${E2E_USERS:-nvmet nvmet-pi nvmet-pi-type3 nvmet-pi-corrupt isert isert-pi isert-pi-corrupt srpt svcrdma ksmbd}"
 out=${E2E_OUT:-$BUILD/e2e}
 timeout=${E2E_TIMEOUT:-300}
+jobs=${E2E_JOBS:-1}
 size=${E2E_SIZE:-32M}
 # fio's own limit in the guest, well inside the guest's: a hung fio gets
 # its blocked tasks logged before the guest is killed.
@@ -177,27 +180,51 @@ verdict() {
 	return 1
 }
 
-failed=0
+# Boot the guest of user $1 and run $2, and write how many seconds it
+# took beside its log.
+timed_boot() {
+	local log=$out/$1-$2.log start=$SECONDS
+
+	boot "$1" "$2" "$log"
+	echo $((SECONDS - start)) >"${log%.log}.secs"
+}
+
+# Print the verdict on the guest of user $1 and run $2, from its logs.
+report() {
+	local user=$1 run=$2 log=$out/$1-$2.log secs figures why
+
+	secs=$(cat "${log%.log}.secs")
+	figures=$(sed -nE "s/^# ${run%+*}: (fio|corrupt): //p" "$log")
+	if why=$(verdict "$run" "$log"); then
+		echo "PASS e2e: $user $run: $figures (guest ${secs} s)"
+		return 0
+	fi
+	echo "FAIL e2e: $user $run: $why (guest ${secs} s, log $log)"
+	{ grep -E "^not ok|^# " "$log"
+	  bad_lines "$log" "$(kmsg_of "$log")"; } |
+		head -n 20 | sed 's/^/    /'
+	return 1
+}
+
+guests=()
 for user in "${users[@]}"; do
 	for run in "${runs[@]}"; do
 		case " ${transports_of[$user]:-${run%+*}} " in
-		*" ${run%+*} "*) ;;
-		*) continue ;;
+		*" ${run%+*} "*) guests+=("$user $run") ;;
 		esac
-		log=$out/$user-$run.log
-		start=$(date +%s)
-		boot "$user" "$run" "$log"
-		secs=$(($(date +%s) - start))
-		figures=$(sed -nE "s/^# ${run%+*}: (fio|corrupt): //p" "$log")
-		if why=$(verdict "$run" "$log"); then
-			echo "PASS e2e: $user $run: $figures (guest ${secs} s)"
-		else
-			echo "FAIL e2e: $user $run: $why (guest ${secs} s, log $log)"
-			{ grep -E "^not ok|^# " "$log"
-			  bad_lines "$log" "$(kmsg_of "$log")"; } |
-				head -n 20 | sed 's/^/    /'
-			failed=1
-		fi
 	done
+done
+# Each guest is one process on one CPU, so E2E_JOBS of them (default
+# one) run side by side; they share nothing but the read-only root.
+for g in "${guests[@]}"; do
+	while [ "$(jobs -pr | wc -l)" -ge "$jobs" ]; do
+		wait -n
+	done
+	timed_boot $g &
+done
+wait
+failed=0
+for g in "${guests[@]}"; do
+	report $g || failed=1
 done
 exit $failed

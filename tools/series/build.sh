@@ -35,9 +35,11 @@
 #                       ib_core_rw_race alone, KCSAN watching ten times as
 #                       many accesses as by default; the results go to
 #                       $OBJ_X86/race-kcsan.json, its log to race-kcsan.log
-#   build.sh x86-objs   build the series' x86_64 sources with W=1 and
-#                       sparse (C=2), each object on its own; the log is
-#                       $OBJ_X86/objs.log
+#   build.sh x86-objs [nosparse]  build the series' x86_64 sources with
+#                       W=1 and sparse (C=2, which checks every object
+#                       again), each object on its own; the log is
+#                       $OBJ_X86/objs.log.  nosparse: W=1 alone, only what
+#                       changed (check.sh's bisect steps)
 # The x86 actions do nothing while the tree has no x86 suite (x86-kunit)
 # or no x86 source (x86-objs), or neither (x86-config).
 #
@@ -201,9 +203,11 @@ x86-race-kcsan)
 x86-objs)
 	no_x86_objs && exit 0
 	log=$OBJ_X86/objs.log
-	echo "build: the series' x86_64 objects (W=1, sparse)"
+	sparse=(C=2)
+	[ "${2:-}" = nosparse ] && sparse=()
+	echo "build: the series' x86_64 objects (W=1${sparse:+, sparse})"
 	if ! make -C "$LINUX" ARCH=x86_64 O="$OBJ_X86" -j"$(nproc)" \
-			W=1 C=2 "${x86_objs[@]}" >"$log" 2>&1; then
+			W=1 "${sparse[@]}" "${x86_objs[@]}" >"$log" 2>&1; then
 		tail -n 30 "$log"
 		echo "build: failed, full log in $log" >&2
 		exit 1

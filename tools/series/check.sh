@@ -48,11 +48,30 @@ kmake() { make -C "$LINUX" ARCH=um O="$OBJ_UM" -j"$(nproc)" "$@"; }
 check_bisect() {
 	local rev=$1
 
-	git -C "$LINUX" checkout -q "$rev" &&
+	git -C "$LINUX" checkout -q "$rev" || return 1
+	if changes_um "$rev"; then
 		OBJ_UM=$BUILD/obj-bisect "$here/build.sh" config force &&
-		OBJ_UM=$BUILD/obj-bisect "$here/build.sh" users &&
+			OBJ_UM=$BUILD/obj-bisect "$here/build.sh" users || return 1
+	fi
+	if changes_x86 "$rev"; then
 		OBJ_X86=$BUILD/obj-bisect-x86 "$here/build.sh" x86-config force &&
-		OBJ_X86=$BUILD/obj-bisect-x86 "$here/build.sh" x86-objs
+			OBJ_X86=$BUILD/obj-bisect-x86 "$here/build.sh" x86-objs nosparse
+	fi
+}
+
+# The files patch $1 changes.
+changed_files() { git -C "$LINUX" diff --name-only "$1~1" "$1"; }
+
+# Patch $1 may change what the UML step builds: UML builds nothing under
+# drivers/infiniband/hw/ (drivers/infiniband/Kconfig hides it).
+changes_um() { changed_files "$1" | grep -qv '^drivers/infiniband/hw/'; }
+
+# Patch $1 may change what the x86_64 step builds, the series' sources
+# under drivers/infiniband/hw/: a file there, a header, or a config or
+# build file anywhere.  A .c file elsewhere cannot.
+changes_x86() {
+	changed_files "$1" | grep -qvE '^(Documentation|tools)/|^[^.]*\.c$' ||
+		changed_files "$1" | grep -q '^drivers/infiniband/hw/'
 }
 
 # The UML suites of a bisect step pass there: the kernel of the bisect
@@ -229,12 +248,13 @@ check_fixes() {
 	fi
 }
 
-# The ULPs through rw.c over siw and rxe in a guest (e2e.sh): one line per
-# run, each counted in the tally.
+# The ULPs through rw.c over siw and rxe in guests (e2e.sh), two at a time
+# unless E2E_JOBS says otherwise: one line per run, each counted in the
+# tally.
 run_e2e() {
 	local log=$logs/e2e.log line n=0
 
-	"$here/e2e.sh" >"$log" 2>&1
+	E2E_JOBS=${E2E_JOBS:-2} "$here/e2e.sh" >"$log" 2>&1
 	while IFS= read -r line; do
 		echo "$line"
 		case $line in
@@ -256,12 +276,16 @@ check_users_w1() {
 }
 
 # The series' x86_64 sources build with W=1 and sparse, and nothing warns
-# about our files.  In the bisect tree, whose last step built them so:
-# in $OBJ_X86, W=1 would have the next KUnit build recompile them.
+# about our files.  In the bisect tree: in $OBJ_X86, W=1 would have the
+# next KUnit build recompile them.  Their objects go first, so that each
+# is compiled (ccache replays a hit's warnings) and W=1 sees them all.
 check_x86_objs() {
 	local obj=$BUILD/obj-bisect-x86
-	local log=$obj/objs.log
+	local log=$obj/objs.log f
 
+	for f in $(our_sources | grep '^drivers/infiniband/hw/.*\.c$'); do
+		rm -f "$obj/${f%.c}.o"
+	done
 	OBJ_X86=$obj "$here/build.sh" x86-config &&
 		OBJ_X86=$obj "$here/build.sh" x86-objs || return 1
 	grep -q ' CHECK ' "$log" || { echo "sparse did not run"; return 1; }
@@ -406,11 +430,13 @@ export UM_EXTRA_CONFIGS=$BUILD/bisect.config
 rm -rf "$BUILD/obj-bisect"
 cp -a "$OBJ_UM" "$BUILD/obj-bisect"
 n=0
+total=$(patch_msgs | wc -l)
 for msg in $(patch_msgs); do
 	n=$((n + 1))
-	rev=series~$(($(patch_msgs | wc -l) - n))
+	rev=series~$((total - n))
 	check "bisect: patch $n ($msg) builds" check_bisect "$rev" || continue
-	if touches_suite "$rev"; then
+	# The last patch's suites are the KUnit run's above, same options.
+	if [ $n -lt "$total" ] && touches_suite "$rev"; then
 		check "bisect: patch $n ($msg) passes its UML suites" \
 			check_bisect_kunit
 	fi

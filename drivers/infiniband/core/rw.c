@@ -227,7 +227,8 @@ static int rdma_rw_map_one_mr(struct ib_qp *qp, struct rdma_rw_reg_ctx *reg,
 	reg->sge.addr = mr->iova;
 	reg->sge.length = mr->length;
 	*nents -= n;
-	while (n--)
+	/* sg_next() is a call: none for the last MR, which ends the list. */
+	while (*nents && n--)
 		*sg = sg_next(*sg);
 	return 0;
 }

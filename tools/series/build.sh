@@ -107,10 +107,12 @@ targets=(
 [ -d "$LINUX/drivers/infiniband/core/tests" ] &&
 	targets+=(drivers/infiniband/core/tests/)
 
+# kunit.py, through kunit_console.py: the kernel's console lines stay out
+# of the KTAP it parses.
 kunit() {
 	local action=$1
 	shift
-	"$LINUX/tools/testing/kunit/kunit.py" "$action" --arch=um \
+	"$here/kunit_console.py" "$action" --arch=um \
 		--build_dir="$OBJ_UM" \
 		$(printf -- '--kunitconfig=%s ' "${fragments[@]}") "$@"
 }
@@ -125,7 +127,7 @@ kunit_x86() {
 	shift
 	# Two vCPUs: ib_core_rw_race's threads run in parallel, and lockdep
 	# sees locks taken on two CPUs at once.
-	"$LINUX/tools/testing/kunit/kunit.py" "$action" --arch=x86_64 \
+	"$here/kunit_console.py" "$action" --arch=x86_64 \
 		--build_dir="$OBJ_X86" --qemu_args='-smp 2' \
 		$(printf -- '--kunitconfig=%s ' "${x86_fragments[@]}") "$@"
 }

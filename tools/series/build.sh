@@ -20,7 +20,8 @@
 #   build.sh kunit      build the kernel and run the KUnit suites; the
 #                       results go to $OBJ_UM/kunit.json
 #   build.sh kunit-exec <kunit.py exec arguments>  run the built kernel's
-#                       suites again, as the arguments say
+#                       suites again, as the arguments say (the benchmark
+#                       with kunit's small batches unless they say else)
 #   build.sh kernel     only build the kernel ($OBJ_UM/linux), which is
 #                       also the make e2e guest
 #   build.sh x86-config [force]  the same as config for $OBJ_X86, from
@@ -221,7 +222,7 @@ kunit)
 	;;
 kunit-exec)
 	shift
-	kunit exec "$@"
+	kunit exec "${run_args[@]}" "$@"
 	;;
 kernel)
 	log=$OBJ_UM/kernel.log

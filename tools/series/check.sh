@@ -74,19 +74,47 @@ changes_x86() {
 		changed_files "$1" | grep -q '^drivers/infiniband/hw/'
 }
 
-# The UML suites of a bisect step pass there: the kernel of the bisect
-# tree, as check_bisect configured it, with the suites the step has.
-check_bisect_kunit() {
-	local obj=$BUILD/obj-bisect out p f
+# The UML suites of a bisect step: build the kernel of the bisect tree,
+# as check_bisect configured it, and run a copy of it in the background
+# while the next steps build (one UML process beside a make that mostly
+# walks the tree).  bisect_kunit_wait gives the step's verdict.
+bisect_kunit_start() {
+	local dir=$BUILD/bisect-kunit/$1
 
-	rm -f "$obj/kunit.json"
-	OBJ_UM=$obj "$here/build.sh" kunit >"$obj/kunit.log" 2>&1
-	[ -s "$obj/kunit.json" ] ||
-		{ tail -n 20 "$obj/kunit.log"; return 1; }
-	out=$(python3 "$here/kunit_results.py" "$obj/kunit.json")
+	rm -rf "$dir" && mkdir -p "$dir" &&
+		OBJ_UM=$BUILD/obj-bisect "$here/build.sh" kernel &&
+		cp "$BUILD/obj-bisect/linux" "$dir/" || return 1
+	OBJ_UM=$dir "$here/build.sh" kunit-exec --json="$dir/kunit.json" \
+		>"$dir/kunit.log" 2>&1 &
+	bisect_kunit_pid=$!
+}
+
+# A step that failed before it ran: the end of its log $1.
+log_failed() {
+	tail -n 20 "$1"
+	return 1
+}
+
+# The suites of step $1 passed: every case, and at least one.
+bisect_kunit_wait() {
+	local dir=$BUILD/bisect-kunit/$1 out p f
+
+	wait "$bisect_kunit_pid"
+	rm -f "$dir/linux"
+	[ -s "$dir/kunit.json" ] || { tail -n 20 "$dir/kunit.log"; return 1; }
+	out=$(python3 "$here/kunit_results.py" "$dir/kunit.json")
 	echo "$out"
 	read -r p f <<<"$(echo "$out" | tail -n 1)"
 	[ "$f" = 0 ] && [ "$p" -gt 0 ]
+}
+
+# The line of the bisect step whose suites run in the background, if any
+# (bisect_pending: its number and commit message file).
+bisect_kunit_report() {
+	[ ${#bisect_pending[@]} = 0 ] && return
+	check "bisect: patch ${bisect_pending[0]} (${bisect_pending[1]}) passes its UML suites" \
+		bisect_kunit_wait "${bisect_pending[0]}"
+	bisect_pending=()
 }
 
 # A patch whose UML suites a bisect step runs: one that adds a suite (a
@@ -431,16 +459,23 @@ rm -rf "$BUILD/obj-bisect"
 cp -a "$OBJ_UM" "$BUILD/obj-bisect"
 n=0
 total=$(patch_msgs | wc -l)
+bisect_pending=()
 for msg in $(patch_msgs); do
 	n=$((n + 1))
 	rev=series~$((total - n))
 	check "bisect: patch $n ($msg) builds" check_bisect "$rev" || continue
 	# The last patch's suites are the KUnit run's above, same options.
 	if [ $n -lt "$total" ] && touches_suite "$rev"; then
-		check "bisect: patch $n ($msg) passes its UML suites" \
-			check_bisect_kunit
+		bisect_kunit_report
+		if bisect_kunit_start $n >"$logs/bisect-kunit-$n.log" 2>&1; then
+			bisect_pending=("$n" "$msg")
+		else
+			check "bisect: patch $n ($msg) passes its UML suites" \
+				log_failed "$logs/bisect-kunit-$n.log"
+		fi
 	fi
 done
+bisect_kunit_report
 git -C "$LINUX" checkout -q series
 unset UM_EXTRA_CONFIGS
 

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 /*
  * KUnit suite irdma_verbs_user: the user-space verbs of irdma through the
- * entry points uverbs calls: alloc_ucontext, reg_user_mr, create_cq and
- * create_qp with a driver udata.
+ * entry points uverbs calls: alloc_ucontext, reg_user_mr, create_cq,
+ * resize_cq and create_qp with a driver udata.
  *
  * kunit_vm_mmap() gives the test's kthread an mm and an anonymous mapping;
  * the udata's request and response buffers are __user pointers into it,
@@ -32,6 +32,8 @@
 #define USER_OUT_OFF		2048
 /* The first page of the mapping user memory is registered from */
 #define USER_RING_PAGE		1
+/* A CQ's new ring for a resize, past its ring and shadow */
+#define USER_RESIZE_PAGE	3
 /* Where the QP rings are registered, past a CQ ring and its shadow */
 #define USER_QP_PAGE		4
 
@@ -833,6 +835,85 @@ static void create_refused(struct kunit *test)
 		create_bad_cq(env, c);
 }
 
+/* A CQ's new ring of @pages pages at @page, registered for a resize */
+static void user_reg_resize_ring(struct user_env *env, u32 page, u16 pages)
+{
+	struct irdma_mem_reg_req req = {
+		.reg_type = IRDMA_MEMREG_TYPE_CQ, .cq_pages = pages,
+	};
+
+	user_reg(env, &req, user_page(env, page), pages * PAGE_SIZE);
+}
+
+/* uverbs' resize_cq: the driver's, with the new ring at @page */
+static int user_try_resize(struct user_env *env, struct ib_cq *cq, u32 page,
+			   int cqe)
+{
+	struct irdma_resize_cq_req req = {
+		.user_cq_buffer = user_page(env, page),
+	};
+
+	return cq->device->ops.resize_cq(cq, cqe,
+					 user_udata(env, &req, sizeof(req), 0));
+}
+
+/*
+ * A resize of a user CQ onto a new registered ring: through MODIFY_CQ the
+ * hardware is given the pinned page of that ring, and a CQ that holds the
+ * CQEs asked for and fits the page; the shadow area stays.
+ */
+static void cq_resize_on_user_ring(struct kunit *test)
+{
+	struct user_env *env = user_env_create(test, IRDMA_MOCK_E810_IWARP);
+	struct irdma_create_cq_resp resp;
+	struct irdma_hw_cq hw;
+	struct ib_cq *cq;
+
+	user_open(env);
+	cq = user_cq(env, USER_RING_PAGE, &resp);
+	user_reg_resize_ring(env, USER_RESIZE_PAGE, 1);
+	KUNIT_ASSERT_EQ(test, user_try_resize(env, cq, USER_RESIZE_PAGE,
+					      USER_CQ_CQES / 2), 0);
+	KUNIT_ASSERT_TRUE(test, irdma_hw_model_cq(env->mock->hw, resp.cq_id,
+						  &hw));
+	KUNIT_EXPECT_EQ(test, hw.resizes, 1);
+	KUNIT_EXPECT_GE(test, hw.size, USER_CQ_CQES / 2);
+	KUNIT_EXPECT_LE(test, hw.size, USER_CQ_CQES);
+	user_expect_dma(env, hw.ring_pa, user_page(env, USER_RESIZE_PAGE));
+	user_expect_dma(env, hw.shadow_pa, user_page(env, USER_RING_PAGE + 1));
+}
+
+/*
+ * A resize to twice the CQEs the new ring's one registered page holds:
+ * refused before any MODIFY_CQ, the CQ on its old ring, and its IDs, CQP
+ * requests and pinned pages as they were.
+ */
+static void cq_resize_ring_smaller_than_queue(struct kunit *test)
+{
+	struct user_env *env = user_env_create(test, IRDMA_MOCK_E810_IWARP);
+	struct irdma_create_cq_resp resp;
+	struct user_before before;
+	struct irdma_hw_cq hw;
+	struct ib_cq *cq;
+
+	user_open(env);
+	cq = user_cq(env, USER_RING_PAGE, &resp);
+	user_reg_resize_ring(env, USER_RESIZE_PAGE, 1);
+	user_save(env, IRDMA_MOCK_CQS, &before);
+	KUNIT_EXPECT_EQ(test, user_try_resize(env, cq, USER_RESIZE_PAGE,
+					      2 * USER_CQ_CQES), -EINVAL);
+	KUNIT_ASSERT_TRUE(test, irdma_hw_model_cq(env->mock->hw, resp.cq_id,
+						  &hw));
+	KUNIT_EXPECT_EQ(test, hw.resizes, 0);
+	KUNIT_EXPECT_EQ(test, hw.size, resp.cq_size);
+	user_expect_dma(env, hw.ring_pa, user_page(env, USER_RING_PAGE));
+	KUNIT_EXPECT_EQ(test, irdma_hw_model_op_count(env->mock->hw,
+						      IRDMA_HW_OP_MODIFY_CQ),
+			0);
+	irdma_mock_expect_ids(env->mock, &before.ids);
+	KUNIT_EXPECT_EQ(test, user_pinned(), before.pinned);
+}
+
 /* A failed reg_user_mr pinned nothing and took no STag or PBLE */
 static void reg_expect_nothing(struct user_env *env, struct ib_mr *mr,
 			       int err, s64 pinned, u32 pble_unalloc)
@@ -973,6 +1054,8 @@ static struct kunit_case irdma_verbs_user_cases[] = {
 	KUNIT_CASE(cq_on_user_ring),
 	KUNIT_CASE(qp_on_user_rings),
 	KUNIT_CASE_PARAM(create_refused, create_bad_gen_params),
+	KUNIT_CASE(cq_resize_on_user_ring),
+	KUNIT_CASE(cq_resize_ring_smaller_than_queue),
 	KUNIT_CASE_PARAM(reg_user_mr_refused, reg_bad_gen_params),
 	KUNIT_CASE(qp_rings_dereg_before_create),
 	KUNIT_CASE(rings_pinned_until_dereg),

@@ -2097,6 +2097,13 @@ static struct irdma_pbl *irdma_cq_take_user_pbl(struct irdma_ucontext *uctx,
 	return iwpbl;
 }
 
+/* Do @cq_size CQEs fit in the pages user space registered for @ring? */
+static bool irdma_cq_user_ring_fits(struct irdma_pbl *ring, u32 cq_size)
+{
+	return (u64)cq_size * sizeof(struct irdma_cqe) <=
+	       (u64)irdma_ring_req(ring)->cq_pages * SZ_4K;
+}
+
 static int irdma_cq_cqp_modify(struct irdma_pci_f *rf, struct irdma_sc_cq *cq,
 			       const struct irdma_modify_cq_info *info)
 {
@@ -2138,6 +2145,8 @@ static int irdma_cq_resize_user_ring(struct ib_udata *udata,
 	iwpbl = irdma_cq_take_user_pbl(uctx, ureq.user_cq_buffer);
 	if (!iwpbl)
 		return -ENOMEM;
+	if (!irdma_cq_user_ring_fits(iwpbl, info->cq_size))
+		return -EINVAL;
 
 	if (iwpbl->pbl_allocated) {
 		info->virtual_map = true;
@@ -2279,8 +2288,7 @@ static int irdma_cq_setup_user_ring(struct irdma_pci_f *rf,
 	ring = irdma_cq_take_user_pbl(uctx, ureq.user_cq_buf);
 	if (!ring)
 		return -EPROTO;
-	if ((u64)info->cq_uk_init_info.cq_size * sizeof(struct irdma_cqe) >
-	    (u64)irdma_ring_req(ring)->cq_pages * SZ_4K)
+	if (!irdma_cq_user_ring_fits(ring, info->cq_uk_init_info.cq_size))
 		return -EINVAL;
 
 	/*

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 /*
  * KUnit suite irdma_verbs_user: the user-space verbs of irdma through the
- * entry points uverbs calls: alloc_ucontext, reg_user_mr, create_cq and
- * create_qp with a driver udata.
+ * entry points uverbs calls: alloc_ucontext, reg_user_mr, create_cq,
+ * resize_cq and create_qp with a driver udata.
  *
  * kunit_vm_mmap() gives the test's kthread an mm and an anonymous mapping;
  * the udata's request and response buffers are __user pointers into it,
@@ -32,6 +32,8 @@
 #define USER_OUT_OFF		2048
 /* The first page of the mapping user memory is registered from */
 #define USER_RING_PAGE		1
+/* A CQ's new ring for a resize, past its ring and shadow */
+#define USER_RESIZE_PAGE	3
 /* Where the QP rings are registered, past a CQ ring and its shadow */
 #define USER_QP_PAGE		4
 
@@ -709,41 +711,6 @@ static void cq_expect_nothing(struct user_env *env, struct ib_cq *cq,
 	KUNIT_EXPECT_EQ(env->test, user_pinned(), before->pinned);
 }
 
-/* create_cq with no ring registered at user_cq_buf */
-static void cq_no_registered_ring(struct kunit *test)
-{
-	struct user_env *env = user_env_create(test, IRDMA_MOCK_E810_IWARP);
-	struct irdma_create_cq_req req;
-	struct user_before before;
-	struct ib_cq *cq;
-
-	user_open(env);
-	req = user_cq_req(env, USER_RING_PAGE, 1);
-	user_save(env, IRDMA_MOCK_CQS, &before);
-	cq = user_try_cq(env, &req, sizeof(req),
-			 sizeof(struct irdma_create_cq_resp), USER_CQ_CQES);
-	cq_expect_nothing(env, cq, -EPROTO, &before);
-}
-
-/* A create_cq request without user_cq_buf, or no room for the response */
-static void cq_short_udata(struct kunit *test)
-{
-	struct user_env *env = user_env_create(test, IRDMA_MOCK_E810_IWARP);
-	size_t resp_len = sizeof(struct irdma_create_cq_resp);
-	struct irdma_create_cq_req req;
-	struct user_before before;
-	struct ib_cq *cq;
-
-	user_open(env);
-	user_reg_cq_rings(env, USER_RING_PAGE, 1);
-	req = user_cq_req(env, USER_RING_PAGE, 1);
-	user_save(env, IRDMA_MOCK_CQS, &before);
-	cq = user_try_cq(env, &req, sizeof(u32), resp_len, USER_CQ_CQES);
-	cq_expect_nothing(env, cq, -EINVAL, &before);
-	cq = user_try_cq(env, &req, sizeof(req), sizeof(u32), USER_CQ_CQES);
-	cq_expect_nothing(env, cq, -EINVAL, &before);
-}
-
 /* A failed create_qp took no QP ID, CQP request or pin */
 static void qp_expect_nothing(struct user_env *env, struct ib_qp *qp,
 			      int err, const struct user_before *before)
@@ -755,86 +722,196 @@ static void qp_expect_nothing(struct user_env *env, struct ib_qp *qp,
 	KUNIT_EXPECT_EQ(env->test, user_pinned(), before->pinned);
 }
 
-/* create_qp with no rings registered at user_wqe_bufs */
-static void qp_no_registered_rings(struct kunit *test)
-{
-	struct user_env *env = user_env_create(test, IRDMA_MOCK_E810_IWARP);
-	struct irdma_create_cq_resp cq_resp;
-	struct user_before before;
-	struct ib_qp *qp;
-	struct ib_cq *cq;
-
-	user_open(env);
-	cq = user_cq(env, USER_RING_PAGE, &cq_resp);
-	user_save(env, IRDMA_MOCK_QPS, &before);
-	qp = user_try_qp(env, cq, user_page(env, USER_QP_PAGE),
-			 sizeof(struct irdma_create_qp_req),
-			 sizeof(struct irdma_create_qp_resp));
-	qp_expect_nothing(env, qp, -ENODATA, &before);
-}
-
-/* A create_qp request cut short, or a response buffer too small */
-static void qp_short_udata(struct kunit *test)
-{
-	struct user_env *env = user_env_create(test, IRDMA_MOCK_E810_IWARP);
-	size_t req_len = sizeof(struct irdma_create_qp_req);
-	unsigned long rings = user_page(env, USER_QP_PAGE);
-	struct irdma_create_cq_resp cq_resp;
-	struct user_before before;
-	struct ib_qp *qp;
-	struct ib_cq *cq;
-
-	user_open(env);
-	cq = user_cq(env, USER_RING_PAGE, &cq_resp);
-	user_reg_qp_rings(env, USER_QP_PAGE);
-	user_save(env, IRDMA_MOCK_QPS, &before);
-	qp = user_try_qp(env, cq, rings, sizeof(u32),
-			 sizeof(struct irdma_create_qp_resp));
-	qp_expect_nothing(env, qp, -EINVAL, &before);
-	qp = user_try_qp(env, cq, rings, req_len, sizeof(u8));
-	qp_expect_nothing(env, qp, -EINVAL, &before);
-}
-
-/*
- * Rings registered as one page of SQ and one of RQ for a QP whose SQ
- * takes 16 KiB: the hardware would be given an SQ past the pinned pages.
+/**
+ * struct create_bad - a user create_cq or create_qp the driver must refuse
+ * @name: what is wrong
+ * @qp: a QP, on a CQ of its own, rather than a CQ
+ * @reg: the rings registered before the create, none if its reg_type
+ *	is 0: a CQ's ring of @reg.cq_pages pages at USER_RING_PAGE, or a
+ *	QP's SQ and RQ of @reg.sq_pages and @reg.rq_pages at USER_QP_PAGE,
+ *	each with its shadow area
+ * @inlen: the request's length in the udata, 0 for all of it
+ * @outlen: the room for the response, 0 for all of it
+ * @cqe: the CQEs a CQ asks for
+ * @err: the errno
  */
-static void qp_rings_smaller_than_queues(struct kunit *test)
-{
-	struct user_env *env = user_env_create(test, IRDMA_MOCK_E810_IWARP);
-	struct irdma_mem_reg_req req = {
-		.reg_type = IRDMA_MEMREG_TYPE_QP, .sq_pages = 1, .rq_pages = 1,
-	};
-	unsigned long rings = user_page(env, USER_QP_PAGE);
-	struct irdma_create_cq_resp cq_resp;
-	struct user_before before;
-	struct ib_qp *qp;
-	struct ib_cq *cq;
+struct create_bad {
+	const char *name;
+	bool qp;
+	struct irdma_mem_reg_req reg;
+	size_t inlen;
+	size_t outlen;
+	int cqe;
+	int err;
+};
 
-	user_open(env);
-	cq = user_cq(env, USER_RING_PAGE, &cq_resp);
-	user_reg(env, &req, rings, 3 * PAGE_SIZE);
-	user_save(env, IRDMA_MOCK_QPS, &before);
-	qp = user_try_qp(env, cq, rings, sizeof(struct irdma_create_qp_req),
-			 sizeof(struct irdma_create_qp_resp));
-	qp_expect_nothing(env, qp, -EINVAL, &before);
+#define CQ_RING(pages)	{ .reg_type = IRDMA_MEMREG_TYPE_CQ, .cq_pages = (pages) }
+#define QP_RINGS(sq, rq) \
+	{ .reg_type = IRDMA_MEMREG_TYPE_QP, .sq_pages = (sq), .rq_pages = (rq) }
+
+static const struct create_bad create_bad_cases[] = {
+	/* create_cq with no ring registered at user_cq_buf */
+	{ "cq_no_registered_ring", .cqe = USER_CQ_CQES, .err = -EPROTO },
+	/* a request without user_cq_buf, or no room for the response */
+	{ "cq_short_request", .reg = CQ_RING(1),
+	  .inlen = sizeof(u32), .cqe = USER_CQ_CQES, .err = -EINVAL },
+	{ "cq_short_response", .reg = CQ_RING(1),
+	  .outlen = sizeof(u32), .cqe = USER_CQ_CQES, .err = -EINVAL },
+	/* twice the CQEs its one registered ring page holds */
+	{ "cq_ring_smaller_than_queue", .reg = CQ_RING(1),
+	  .cqe = 2 * USER_CQ_CQES, .err = -EINVAL },
+	/* create_qp with no rings registered at user_wqe_bufs */
+	{ "qp_no_registered_rings", .qp = true, .err = -ENODATA },
+	/* a request cut short, or a response buffer too small */
+	{ "qp_short_request", .qp = true,
+	  .reg = QP_RINGS(USER_QP_SQ_PAGES, USER_QP_RQ_PAGES),
+	  .inlen = sizeof(u32), .err = -EINVAL },
+	{ "qp_short_response", .qp = true,
+	  .reg = QP_RINGS(USER_QP_SQ_PAGES, USER_QP_RQ_PAGES),
+	  .outlen = sizeof(u8), .err = -EINVAL },
+	/*
+	 * One page of SQ and one of RQ for the QP of user_qp_attr(), whose
+	 * SQ takes 16 KiB: the hardware would be given an SQ past the pinned
+	 * pages.
+	 */
+	{ "qp_rings_smaller_than_queues", .qp = true, .reg = QP_RINGS(1, 1),
+	  .err = -EINVAL },
+};
+
+static void create_bad_desc(const struct create_bad *c, char *desc)
+{
+	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
 }
 
-/* A CQ of twice the CQEs its one registered ring page holds */
-static void cq_ring_smaller_than_queue(struct kunit *test)
+KUNIT_ARRAY_PARAM(create_bad, create_bad_cases, create_bad_desc);
+
+static void create_bad_cq(struct user_env *env, const struct create_bad *c)
 {
-	struct user_env *env = user_env_create(test, IRDMA_MOCK_E810_IWARP);
+	size_t outlen = c->outlen ?: sizeof(struct irdma_create_cq_resp);
 	struct irdma_create_cq_req req;
 	struct user_before before;
 	struct ib_cq *cq;
 
-	user_open(env);
-	user_reg_cq_rings(env, USER_RING_PAGE, 1);
-	req = user_cq_req(env, USER_RING_PAGE, 1);
+	if (c->reg.reg_type)
+		user_reg_cq_rings(env, USER_RING_PAGE, c->reg.cq_pages);
+	req = user_cq_req(env, USER_RING_PAGE, c->reg.cq_pages ?: 1);
 	user_save(env, IRDMA_MOCK_CQS, &before);
-	cq = user_try_cq(env, &req, sizeof(req),
-			 sizeof(struct irdma_create_cq_resp), 2 * USER_CQ_CQES);
-	cq_expect_nothing(env, cq, -EINVAL, &before);
+	cq = user_try_cq(env, &req, c->inlen ?: sizeof(req), outlen, c->cqe);
+	cq_expect_nothing(env, cq, c->err, &before);
+}
+
+static void create_bad_qp(struct user_env *env, const struct create_bad *c)
+{
+	size_t inlen = c->inlen ?: sizeof(struct irdma_create_qp_req);
+	size_t outlen = c->outlen ?: sizeof(struct irdma_create_qp_resp);
+	unsigned long rings = user_page(env, USER_QP_PAGE);
+	struct irdma_create_cq_resp cq_resp;
+	struct user_before before;
+	struct ib_qp *qp;
+	struct ib_cq *cq;
+
+	cq = user_cq(env, USER_RING_PAGE, &cq_resp);
+	if (c->reg.reg_type)
+		user_reg(env, &c->reg, rings,
+			 (c->reg.sq_pages + c->reg.rq_pages + 1) * PAGE_SIZE);
+	user_save(env, IRDMA_MOCK_QPS, &before);
+	qp = user_try_qp(env, cq, rings, inlen, outlen);
+	qp_expect_nothing(env, qp, c->err, &before);
+}
+
+/*
+ * Each refused create_cq or create_qp is refused with its errno, and
+ * with the IDs, CQP requests and pinned pages as they were before it.
+ */
+static void create_refused(struct kunit *test)
+{
+	const struct create_bad *c = test->param_value;
+	struct user_env *env = user_env_create(test, IRDMA_MOCK_E810_IWARP);
+
+	user_open(env);
+	if (c->qp)
+		create_bad_qp(env, c);
+	else
+		create_bad_cq(env, c);
+}
+
+/* A CQ's new ring of @pages pages at @page, registered for a resize */
+static void user_reg_resize_ring(struct user_env *env, u32 page, u16 pages)
+{
+	struct irdma_mem_reg_req req = {
+		.reg_type = IRDMA_MEMREG_TYPE_CQ, .cq_pages = pages,
+	};
+
+	user_reg(env, &req, user_page(env, page), pages * PAGE_SIZE);
+}
+
+/* uverbs' resize_cq: the driver's, with the new ring at @page */
+static int user_try_resize(struct user_env *env, struct ib_cq *cq, u32 page,
+			   int cqe)
+{
+	struct irdma_resize_cq_req req = {
+		.user_cq_buffer = user_page(env, page),
+	};
+
+	return cq->device->ops.resize_cq(cq, cqe,
+					 user_udata(env, &req, sizeof(req), 0));
+}
+
+/*
+ * A resize of a user CQ onto a new registered ring: through MODIFY_CQ the
+ * hardware is given the pinned page of that ring, and a CQ that holds the
+ * CQEs asked for and fits the page; the shadow area stays.
+ */
+static void cq_resize_on_user_ring(struct kunit *test)
+{
+	struct user_env *env = user_env_create(test, IRDMA_MOCK_E810_IWARP);
+	struct irdma_create_cq_resp resp;
+	struct irdma_hw_cq hw;
+	struct ib_cq *cq;
+
+	user_open(env);
+	cq = user_cq(env, USER_RING_PAGE, &resp);
+	user_reg_resize_ring(env, USER_RESIZE_PAGE, 1);
+	KUNIT_ASSERT_EQ(test, user_try_resize(env, cq, USER_RESIZE_PAGE,
+					      USER_CQ_CQES / 2), 0);
+	KUNIT_ASSERT_TRUE(test, irdma_hw_model_cq(env->mock->hw, resp.cq_id,
+						  &hw));
+	KUNIT_EXPECT_EQ(test, hw.resizes, 1);
+	KUNIT_EXPECT_GE(test, hw.size, USER_CQ_CQES / 2);
+	KUNIT_EXPECT_LE(test, hw.size, USER_CQ_CQES);
+	user_expect_dma(env, hw.ring_pa, user_page(env, USER_RESIZE_PAGE));
+	user_expect_dma(env, hw.shadow_pa, user_page(env, USER_RING_PAGE + 1));
+}
+
+/*
+ * A resize to twice the CQEs the new ring's one registered page holds:
+ * refused before any MODIFY_CQ, the CQ on its old ring, and its IDs, CQP
+ * requests and pinned pages as they were.
+ */
+static void cq_resize_ring_smaller_than_queue(struct kunit *test)
+{
+	struct user_env *env = user_env_create(test, IRDMA_MOCK_E810_IWARP);
+	struct irdma_create_cq_resp resp;
+	struct user_before before;
+	struct irdma_hw_cq hw;
+	struct ib_cq *cq;
+
+	user_open(env);
+	cq = user_cq(env, USER_RING_PAGE, &resp);
+	user_reg_resize_ring(env, USER_RESIZE_PAGE, 1);
+	user_save(env, IRDMA_MOCK_CQS, &before);
+	KUNIT_EXPECT_EQ(test, user_try_resize(env, cq, USER_RESIZE_PAGE,
+					      2 * USER_CQ_CQES), -EINVAL);
+	KUNIT_ASSERT_TRUE(test, irdma_hw_model_cq(env->mock->hw, resp.cq_id,
+						  &hw));
+	KUNIT_EXPECT_EQ(test, hw.resizes, 0);
+	KUNIT_EXPECT_EQ(test, hw.size, resp.cq_size);
+	user_expect_dma(env, hw.ring_pa, user_page(env, USER_RING_PAGE));
+	KUNIT_EXPECT_EQ(test, irdma_hw_model_op_count(env->mock->hw,
+						      IRDMA_HW_OP_MODIFY_CQ),
+			0);
+	irdma_mock_expect_ids(env->mock, &before.ids);
+	KUNIT_EXPECT_EQ(test, user_pinned(), before.pinned);
 }
 
 /* A failed reg_user_mr pinned nothing and took no STag or PBLE */
@@ -976,12 +1053,9 @@ static struct kunit_case irdma_verbs_user_cases[] = {
 	KUNIT_CASE(uctx_dealloc_unpublishes),
 	KUNIT_CASE(cq_on_user_ring),
 	KUNIT_CASE(qp_on_user_rings),
-	KUNIT_CASE(cq_no_registered_ring),
-	KUNIT_CASE(cq_short_udata),
-	KUNIT_CASE(qp_no_registered_rings),
-	KUNIT_CASE(qp_short_udata),
-	KUNIT_CASE(qp_rings_smaller_than_queues),
-	KUNIT_CASE(cq_ring_smaller_than_queue),
+	KUNIT_CASE_PARAM(create_refused, create_bad_gen_params),
+	KUNIT_CASE(cq_resize_on_user_ring),
+	KUNIT_CASE(cq_resize_ring_smaller_than_queue),
 	KUNIT_CASE_PARAM(reg_user_mr_refused, reg_bad_gen_params),
 	KUNIT_CASE(qp_rings_dereg_before_create),
 	KUNIT_CASE(rings_pinned_until_dereg),

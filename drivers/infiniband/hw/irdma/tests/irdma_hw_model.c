@@ -41,7 +41,8 @@
  * host context read where the command points, with RoCE's layout for a
  * RoCE QP; MANAGE_ARP (the ARP cache), WS_NODE (the work scheduler tree,
  * a leaf's QS handle returned in the CQE), CREATE_AH and DESTROY_AH;
- * ALLOC_STAG (MRs and MWs), DEALLOC_STAG, UPDATE_PE_SDS and GATHER_STATS
+ * ALLOC_STAG (MRs and MWs), REG_MR (an STag and its region at once, the
+ * PBL followed when it runs), DEALLOC_STAG, UPDATE_PE_SDS and GATHER_STATS
  * (all counters zero: the model moves no packets).  Each keeps its
  * objects' state, and a command the hardware would refuse (a QP or CQ ID
  * in use, one that does not exist, a state
@@ -230,6 +231,9 @@
 #define HW_STAG_HPAGE_SIZE	GENMASK_ULL(47, 46)
 #define HW_STAG_RIGHTS		GENMASK_ULL(52, 48)
 #define HW_STAG_REMOTE		BIT_ULL(53)
+/* REG_MR adds to those: */
+#define HW_REG_KEY		GENMASK_ULL(7, 0)		/* qword 2 */
+#define HW_REG_VA_BASED		BIT_ULL(59)			/* header */
 
 /*
  * UPDATE_PE_SDS: entry 0 in qwords 0-1, entries 1 and 2 in qwords 4-5 and
@@ -388,6 +392,8 @@ struct irdma_hw_stag {
 	u32 pd;
 	bool registered;
 	struct irdma_hw_mr mr;
+	bool reg_mr;
+	struct irdma_hw_reg reg;
 	u64 *pages;
 };
 
@@ -1201,6 +1207,22 @@ static void irdma_hw_decode_stag(const struct irdma_hw_gen *gen,
 	w->stag.remote = FIELD_GET(HW_STAG_REMOTE, hdr);
 }
 
+static void irdma_hw_reg_mr(struct irdma_hw_model *hw, struct irdma_hw_wqe *w);
+
+/*
+ * REG_MR's own fields: the key, the VA (or first byte offset) in qword 0
+ * and, with no PBL, the page's address in qword 4
+ */
+static void irdma_hw_decode_reg(const struct irdma_hw_gen *gen,
+				struct irdma_hw_wqe *w)
+{
+	irdma_hw_decode_stag(gen, w);
+	w->stag.key = FIELD_GET(HW_REG_KEY, w->qword[2]);
+	w->stag.va = w->qword[0];
+	w->stag.pa = w->qword[4];
+	w->stag.va_based = FIELD_GET(HW_REG_VA_BASED, w->qword[3]);
+}
+
 /*
  * An STag index is taken once, by an MR or an MW, and given back by its
  * PD (an assumption of the model: the E810's own checks are not public).
@@ -1249,6 +1271,7 @@ static void irdma_hw_dealloc_stag(struct irdma_hw_model *hw,
 		return;
 	}
 	s->used = false;
+	s->reg_mr = false;
 }
 
 /* One SD entry: a write sets or clears it, with the data it comes with */
@@ -1609,6 +1632,9 @@ static void irdma_hw_decode(const struct irdma_hw_gen *gen,
 	case IRDMA_HW_OP_DEALLOC_STAG:
 		irdma_hw_decode_stag(gen, w);
 		break;
+	case IRDMA_HW_OP_REG_MR:
+		irdma_hw_decode_reg(gen, w);
+		break;
 	case IRDMA_HW_OP_UPDATE_PE_SDS:
 		irdma_hw_decode_sds(w);
 		break;
@@ -1663,6 +1689,9 @@ static void irdma_hw_execute(struct irdma_hw_model *hw,
 		break;
 	case IRDMA_HW_OP_DEALLOC_STAG:
 		irdma_hw_dealloc_stag(hw, w);
+		break;
+	case IRDMA_HW_OP_REG_MR:
+		irdma_hw_reg_mr(hw, w);
 		break;
 	case IRDMA_HW_OP_UPDATE_PE_SDS:
 		irdma_hw_update_sds(hw, w);
@@ -1901,25 +1930,108 @@ static u64 irdma_hw_pble(struct irdma_hw_model *hw, u64 idx)
 	return pble ? le64_to_cpu(*pble) : U64_MAX;
 }
 
-/* Page @n of a FAST_REGISTER's list, at the level its WQE says */
-static u64 irdma_hw_fr_page(struct irdma_hw_model *hw,
-			    const struct irdma_hw_sq_wqe *w, u32 n)
+/* Page @n of a PBL of level @lvl (1 or 2) that starts at PBLE @first */
+static u64 irdma_hw_pbl_page(struct irdma_hw_model *hw, u8 lvl, u32 first,
+			     u32 n)
 {
 	u64 leaf;
 
-	switch (w->fr_pbl_size) {
-	case HW_PBL_SINGLE:
-		return n ? U64_MAX : w->fr_pbl_addr;
+	switch (lvl) {
 	case HW_PBL_LEVEL1:
-		return irdma_hw_pble(hw, (u64)w->fr_first_pble + n);
+		return irdma_hw_pble(hw, (u64)first + n);
 	case HW_PBL_LEVEL2:
-		leaf = irdma_hw_pble(hw, (u64)w->fr_first_pble +
-					 n / HW_PBLES_PER_LEAF);
+		leaf = irdma_hw_pble(hw, (u64)first + n / HW_PBLES_PER_LEAF);
 		if (leaf == U64_MAX)
 			return U64_MAX;
 		return irdma_hw_pble(hw, leaf + n % HW_PBLES_PER_LEAF);
 	}
 	return U64_MAX;
+}
+
+/* Page @n of a FAST_REGISTER's list, at the level its WQE says */
+static u64 irdma_hw_fr_page(struct irdma_hw_model *hw,
+			    const struct irdma_hw_sq_wqe *w, u32 n)
+{
+	if (w->fr_pbl_size == HW_PBL_SINGLE)
+		return n ? U64_MAX : w->fr_pbl_addr;
+	return irdma_hw_pbl_page(hw, w->fr_pbl_size, w->fr_first_pble, n);
+}
+
+/*
+ * Page @n of a REG_MR region: with no PBL the region is physically
+ * contiguous from the address in the WQE, whatever its length.
+ */
+static u64 irdma_hw_reg_page(struct irdma_hw_model *hw,
+			     const struct irdma_hw_reg *r, u32 n)
+{
+	if (r->pbl_size == HW_PBL_SINGLE)
+		return r->pa + (u64)n * r->page_size;
+	return irdma_hw_pbl_page(hw, r->pbl_size, r->first_pble, n);
+}
+
+/*
+ * The pages of a REG_MR region, read now as the hardware may read its PBL
+ * any time after the command.  All of memory (length 0) has no list.
+ */
+static bool irdma_hw_reg_follow(struct irdma_hw_model *hw,
+				struct irdma_hw_stag *s)
+{
+	struct irdma_hw_reg *r = &s->reg;
+	u32 n;
+
+	kfree(s->pages);
+	s->pages = NULL;
+	if (!r->npages)
+		return true;
+	s->pages = kmalloc_array(r->npages, sizeof(u64), GFP_ATOMIC);
+	if (!s->pages) {
+		irdma_hw_fault(hw, "no memory for an STag's page list");
+		return false;
+	}
+	for (n = 0; n < r->npages; n++) {
+		s->pages[n] = irdma_hw_reg_page(hw, r, n);
+		if (s->pages[n] == U64_MAX)
+			irdma_hw_fault(hw, "a PBL the HMC does not back");
+	}
+	return true;
+}
+
+/*
+ * REG_MR: a free STag index is taken, as by ALLOC_STAG, and given its
+ * region in the same command.
+ */
+static void irdma_hw_reg_mr(struct irdma_hw_model *hw, struct irdma_hw_wqe *w)
+{
+	struct irdma_hw_stag *s = irdma_hw_stag(hw, w->stag.idx);
+	u64 psz = (u64)SZ_4K << (9 * w->stag.hpage_size);
+	struct irdma_hw_reg *r;
+
+	if (!s) {
+		irdma_hw_refuse(w, IRDMA_HW_MIN_BAD_ID);
+		return;
+	}
+	if (s->used) {
+		irdma_hw_refuse(w, IRDMA_HW_MIN_IN_USE);
+		return;
+	}
+	r = &s->reg;
+	*r = (struct irdma_hw_reg){
+		.key = w->stag.key, .pd = w->stag.pd, .va = w->stag.va,
+		.len = w->stag.len, .rights = w->stag.rights,
+		.remote = w->stag.remote, .va_based = w->stag.va_based,
+		.pbl_size = w->stag.pbl_size,
+		.first_pble = w->stag.first_pble, .pa = w->stag.pa,
+		.page_size = psz,
+		.npages = DIV_ROUND_UP_ULL((w->stag.va & (psz - 1)) +
+					   w->stag.len, psz),
+	};
+	if (!irdma_hw_reg_follow(hw, s))
+		return;
+	s->used = true;
+	s->idx = w->stag.idx;
+	s->pd = w->stag.pd;
+	s->registered = false;
+	s->reg_mr = true;
 }
 
 /* FAST_REGISTER: the STag takes the region and its pages, as of now */
@@ -1932,6 +2044,11 @@ static void irdma_hw_fast_register(struct irdma_hw_model *hw,
 
 	if (!s || !s->used || s->idx != w->fr_index) {
 		irdma_hw_fault(hw, "FAST_REGISTER of an STag not allocated");
+		return;
+	}
+	/* its page list is REG_MR's, which FAST_REGISTER must not replace */
+	if (s->reg_mr) {
+		irdma_hw_fault(hw, "FAST_REGISTER of an STag REG_MR registered");
 		return;
 	}
 	npages = DIV_ROUND_UP_ULL((w->fr_va & (psz - 1)) + w->fr_len, psz);
@@ -2615,6 +2732,53 @@ u64 irdma_hw_model_mr_page(struct irdma_hw_model *hw, u32 idx, u32 n)
 	s = irdma_hw_stag(hw, idx);
 	if (s && s->used && s->idx == idx && s->registered &&
 	    n < s->mr.npages)
+		page = s->pages[n];
+	spin_unlock_irqrestore(&irdma_hw_lock, flags);
+	return page;
+}
+
+/**
+ * irdma_hw_model_reg - look an STag REG_MR registered up
+ * @hw: the model
+ * @idx: the STag's index, its upper 24 bits
+ * @reg: where to copy what REG_MR gave it
+ *
+ * Return: true if REG_MR took the STag and no DEALLOC_STAG gave it back.
+ */
+bool irdma_hw_model_reg(struct irdma_hw_model *hw, u32 idx,
+			struct irdma_hw_reg *reg)
+{
+	struct irdma_hw_stag *s;
+	unsigned long flags;
+	bool reg_mr;
+
+	spin_lock_irqsave(&irdma_hw_lock, flags);
+	s = irdma_hw_stag(hw, idx);
+	reg_mr = s && s->used && s->idx == idx && s->reg_mr;
+	if (reg_mr)
+		*reg = s->reg;
+	spin_unlock_irqrestore(&irdma_hw_lock, flags);
+	return reg_mr;
+}
+
+/**
+ * irdma_hw_model_reg_page - a page of an STag REG_MR registered
+ * @hw: the model
+ * @idx: the STag's index, its upper 24 bits
+ * @n: the page's place in the region
+ *
+ * Return: the page's address as the model followed it when the STag was
+ * registered, or U64_MAX.
+ */
+u64 irdma_hw_model_reg_page(struct irdma_hw_model *hw, u32 idx, u32 n)
+{
+	struct irdma_hw_stag *s;
+	unsigned long flags;
+	u64 page = U64_MAX;
+
+	spin_lock_irqsave(&irdma_hw_lock, flags);
+	s = irdma_hw_stag(hw, idx);
+	if (s && s->used && s->idx == idx && s->reg_mr && n < s->reg.npages)
 		page = s->pages[n];
 	spin_unlock_irqrestore(&irdma_hw_lock, flags);
 	return page;

@@ -19,6 +19,7 @@ struct kunit;
 #define IRDMA_HW_OP_MODIFY_CQ		0x04
 #define IRDMA_HW_OP_DESTROY_CQ		0x05
 #define IRDMA_HW_OP_ALLOC_STAG		0x09
+#define IRDMA_HW_OP_REG_MR		0x0a
 #define IRDMA_HW_OP_DEALLOC_STAG	0x0d
 #define IRDMA_HW_OP_MANAGE_ARP		0x0f
 #define IRDMA_HW_OP_CREATE_AH		0x1c
@@ -119,7 +120,8 @@ struct irdma_hw_sd {
  *	@cq.pbl_size: MODIFY_CQ and CREATE_CQ)
  * @qp: CREATE_QP / MODIFY_QP / DESTROY_QP fields
  * @flush: FLUSH_WQES fields
- * @stag: ALLOC_STAG / DEALLOC_STAG fields
+ * @stag: ALLOC_STAG / DEALLOC_STAG / REG_MR fields (@stag.key, @stag.va,
+ *	@stag.pa and @stag.va_based: REG_MR only)
  * @sds: UPDATE_PE_SDS fields: @sds.cnt entries in the WQE, @sds.mem more
  *	in memory (not copied here)
  * @stats: GATHER_STATS fields: where the block goes, and whose counters
@@ -199,6 +201,10 @@ struct irdma_hw_wqe {
 			bool remote;
 			u32 first_pble;
 			u8 hmc_fn;
+			u8 key;
+			u64 va;
+			u64 pa;
+			bool va_based;
 		} stag;
 		struct {
 			u32 cnt;
@@ -338,6 +344,36 @@ struct irdma_hw_mr {
 	u8 key;
 	u64 va;
 	u64 len;
+	u64 page_size;
+	u32 npages;
+};
+
+/**
+ * struct irdma_hw_reg - an STag REG_MR registered, as the model keeps it
+ * @key: the key it was registered with
+ * @pd: its PD
+ * @va: its base VA (VA-based) or its first byte's offset in its page
+ * @len: its length; 0 for all of memory
+ * @rights: its access rights, IRDMA_ACCESS_FLAGS_* of the hardware
+ * @remote: remote access enabled
+ * @va_based: tagged offsets are VAs rather than zero-based
+ * @pbl_size: 0 when @pa is its one page, else the PBL's level (1 or 3)
+ * @first_pble: the PBL's first PBLE (level 1) or root PBLE (level 2)
+ * @pa: its page's address, with no PBL
+ * @page_size: the size of its pages
+ * @npages: the pages it spans, followed through the PBL when registered
+ */
+struct irdma_hw_reg {
+	u8 key;
+	u32 pd;
+	u64 va;
+	u64 len;
+	u8 rights;
+	bool remote;
+	bool va_based;
+	u8 pbl_size;
+	u32 first_pble;
+	u64 pa;
 	u64 page_size;
 	u32 npages;
 };
@@ -555,6 +591,9 @@ u32 irdma_hw_model_sq_tail(struct irdma_hw_model *hw, u32 qp_id);
 bool irdma_hw_model_mr(struct irdma_hw_model *hw, u32 idx,
 		       struct irdma_hw_mr *mr);
 u64 irdma_hw_model_mr_page(struct irdma_hw_model *hw, u32 idx, u32 n);
+bool irdma_hw_model_reg(struct irdma_hw_model *hw, u32 idx,
+			struct irdma_hw_reg *reg);
+u64 irdma_hw_model_reg_page(struct irdma_hw_model *hw, u32 idx, u32 n);
 bool irdma_hw_model_cq(struct irdma_hw_model *hw, u32 cq_id,
 		       struct irdma_hw_cq *cq);
 bool irdma_hw_model_qp(struct irdma_hw_model *hw, u32 qp_id,

@@ -11,7 +11,8 @@
  * of uk.c and ctrl.c writing RDMA WRITE, RDMA READ, LOCAL_INVALIDATE and
  * FAST_REGISTER WQEs into a QP's ring in memory, decoded with the
  * hardware's field masks.  The cases
- * that go through the verbs themselves are in verbs_fastreg_kunit.c.
+ * that go through the verbs themselves are in verbs_fastreg_kunit.c,
+ * but for get_dma_mr, whose REG_MR the model decodes here.
  */
 #include <kunit/test.h>
 
@@ -33,6 +34,12 @@
 #define MR_TEST_SD_VALID	BIT_ULL(0)
 #define MR_TEST_SD_DIRECT	BIT_ULL(1)
 #define MR_TEST_SD_ADDR		GENMASK_ULL(63, 12)
+
+/* The access rights of REG_MR's WQE, as the hardware reads them */
+#define MR_TEST_HW_LOCAL_READ	BIT(0)
+#define MR_TEST_HW_LOCAL_WRITE	BIT(1)
+#define MR_TEST_HW_REMOTE_READ	BIT(2)
+#define MR_TEST_HW_REMOTE_WRITE	BIT(3)
 
 /* An error for the model to inject, which the driver maps to -EIO */
 #define MR_TEST_MAJ		0x0100
@@ -452,6 +459,59 @@ static void irdma_cqp_exec_alloc_stag(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, mock->resets, 0);
 }
 
+/*
+ * get_dma_mr: one REG_MR gives the hardware an STag over all of memory,
+ * VA-based from VA 0 with length 0 (no bound) and no PBL, its page address
+ * 0, with the rights asked in the PD.  Dereg gives the STag back through
+ * DEALLOC_STAG: neither the model nor the driver holds it after.
+ */
+static void irdma_get_dma_mr_reg(struct kunit *test)
+{
+	struct irdma_mock *mock = irdma_mock_create(test, NULL);
+	struct ib_device *ibdev = &mock->iwdev->ibdev;
+	u32 stags = bitmap_weight(mock->rf.allocated_mrs, mock->rf.max_mr);
+	u32 pd_id = mock->pd.sc_pd.pd_id;
+	struct irdma_hw_reg reg;
+	struct irdma_hw_wqe w;
+	struct ib_mr *mr;
+	u32 idx, pd;
+
+	mr = ibdev->ops.get_dma_mr(&mock->pd.ibpd,
+				   IB_ACCESS_LOCAL_WRITE |
+				   IB_ACCESS_REMOTE_READ |
+				   IB_ACCESS_REMOTE_WRITE);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, mr);
+	mr->device = ibdev;
+	mr->pd = &mock->pd.ibpd;
+	KUNIT_EXPECT_EQ(test, mr->lkey, mr->rkey);
+	idx = mr->rkey >> 8;
+	irdma_mock_last_wqe(mock, IRDMA_HW_OP_REG_MR, &w);
+	KUNIT_EXPECT_FALSE(test, w.error);
+	KUNIT_ASSERT_TRUE(test, irdma_hw_model_reg(mock->hw, idx, &reg));
+	KUNIT_EXPECT_EQ(test, reg.key, (u8)mr->rkey);
+	KUNIT_EXPECT_EQ(test, reg.pd, pd_id);
+	KUNIT_EXPECT_TRUE(test, reg.va_based);
+	KUNIT_EXPECT_EQ(test, reg.va, 0);
+	KUNIT_EXPECT_EQ(test, reg.len, 0);
+	KUNIT_EXPECT_EQ(test, reg.pbl_size, 0);
+	KUNIT_EXPECT_EQ(test, reg.pa, 0);
+	KUNIT_EXPECT_EQ(test, reg.rights,
+			MR_TEST_HW_LOCAL_READ | MR_TEST_HW_LOCAL_WRITE |
+			MR_TEST_HW_REMOTE_READ | MR_TEST_HW_REMOTE_WRITE);
+	KUNIT_EXPECT_TRUE(test, reg.remote);
+
+	KUNIT_ASSERT_EQ(test, ibdev->ops.dereg_mr(mr, NULL), 0);
+	irdma_mock_last_wqe(mock, IRDMA_HW_OP_DEALLOC_STAG, &w);
+	KUNIT_EXPECT_FALSE(test, w.error);
+	KUNIT_EXPECT_EQ(test, w.stag.idx, idx);
+	KUNIT_EXPECT_EQ(test, w.stag.pd, pd_id);
+	KUNIT_EXPECT_FALSE(test, irdma_hw_model_stag(mock->hw, idx, &pd));
+	KUNIT_EXPECT_FALSE(test, irdma_hw_model_reg(mock->hw, idx, &reg));
+	KUNIT_EXPECT_EQ(test, bitmap_weight(mock->rf.allocated_mrs,
+					    mock->rf.max_mr), stags);
+	KUNIT_EXPECT_EQ(test, irdma_mock_cqp_avail(mock), 16);
+}
+
 /* The SQ tail the hardware last wrote into @uk's doorbell shadow area */
 static u32 shadow_sq_tail(struct irdma_qp_uk *uk)
 {
@@ -815,6 +875,7 @@ static struct kunit_case irdma_verbs_mr_cases[] = {
 	KUNIT_CASE(irdma_pble_grow_programs_sd),
 	KUNIT_CASE(irdma_cqp_request_pool),
 	KUNIT_CASE(irdma_cqp_exec_alloc_stag),
+	KUNIT_CASE(irdma_get_dma_mr_reg),
 	KUNIT_CASE(irdma_qp_sq_in_memory),
 	KUNIT_CASE_PARAM(irdma_sq_wqe_quanta, quanta_gen_params),
 	KUNIT_CASE_PARAM(irdma_qp_rdma_rw_wqe, rw_gen_params),

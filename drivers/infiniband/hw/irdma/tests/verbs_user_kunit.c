@@ -11,7 +11,8 @@
  * way the RDMA core allocates them before it calls the driver.  The cases
  * judge the ABI of include/uapi/rdma/irdma-abi.h and what the firmware
  * model was told: the pages a CQ or QP created from user rings points the
- * hardware at must be the pinned pages of those rings.  A verb that fails
+ * hardware at must be the pinned pages of those rings, and so must the
+ * pages of a MEM region, which REG_MR gives it.  A verb that fails
  * must give back its IDs and CQP requests and leave no page pinned.
  */
 #include <kunit/test.h>
@@ -36,6 +37,15 @@
 #define USER_RESIZE_PAGE	3
 /* Where the QP rings are registered, past a CQ ring and its shadow */
 #define USER_QP_PAGE		4
+
+/* A MEM region: bytes into its first page, and the pages it spans */
+#define USER_MEM_PAGE		8
+#define USER_MEM_OFF		256
+#define USER_MEM_PAGES		4
+
+/* The access rights of REG_MR's WQE, as the hardware reads them */
+#define USER_HW_LOCAL_READ	BIT(0)
+#define USER_HW_LOCAL_WRITE	BIT(1)
 
 /* E810's doorbell page in BAR 0: 64 KiB below its 8 MiB */
 #define E810_DB_BAR_OFFSET	(SZ_8M - SZ_64K)
@@ -1029,6 +1039,95 @@ static void qp_rings_dereg_before_create(struct kunit *test)
 	qp_expect_nothing(env, qp, -ENODATA, &before);
 }
 
+/* ... and the byte behind user address @u, not only its page */
+static void user_expect_byte(struct user_env *env, u64 dma, unsigned long u)
+{
+	KUNIT_EXPECT_EQ(env->test, (u64)dma_to_phys(env->mock->dev, dma),
+			(u64)user_phys(env->test, u) + offset_in_page(u));
+}
+
+/*
+ * The address the hardware reaches user address @u of a region at: its
+ * page of the region, as the model followed the PBL (or the page address
+ * of a PBL-less region), and the offset in that page.
+ */
+static u64 user_reg_addr(struct user_env *env, u32 idx,
+			 const struct irdma_hw_reg *reg, unsigned long va,
+			 unsigned long u)
+{
+	u64 rel = (reg->va & (reg->page_size - 1)) + (u - va);
+	u64 page = irdma_hw_model_reg_page(env->mock->hw, idx,
+					   rel / reg->page_size);
+
+	KUNIT_ASSERT_NE(env->test, page, U64_MAX);
+	return page + rel % reg->page_size;
+}
+
+/*
+ * A MEM region over user pages: one REG_MR gives the hardware the
+ * region's VA, length and rights in the PD, and each byte of it is in
+ * the pinned page of the user's buffer.  Dereg gives the STag back
+ * through DEALLOC_STAG, unpins the pages and frees the PBLEs.
+ */
+static void reg_user_mr_mem(struct kunit *test)
+{
+	struct user_env *env = user_env_create(test, IRDMA_MOCK_E810_IWARP);
+	const struct irdma_mem_reg_req req = {
+		.reg_type = IRDMA_MEMREG_TYPE_MEM,
+	};
+	unsigned long va = user_page(env, USER_MEM_PAGE) + USER_MEM_OFF;
+	u64 len = USER_MEM_PAGES * PAGE_SIZE - 2 * USER_MEM_OFF;
+	u32 pble_unalloc, stags, pd_id, idx, pd, i;
+	struct irdma_hw_reg reg;
+	struct irdma_hw_wqe w;
+	unsigned long u;
+	struct ib_mr *mr;
+	s64 pinned;
+
+	user_open(env);
+	pd_id = to_iwpd(env->pd)->sc_pd.pd_id;
+	pinned = user_pinned();
+	pble_unalloc = env->mock->pble_rsrc.unallocated_pble;
+	stags = bitmap_weight(env->mock->rf.allocated_mrs,
+			      env->mock->rf.max_mr);
+	mr = user_try_reg(env, &req, sizeof(req), va, len);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, mr);
+	KUNIT_EXPECT_EQ(test, user_pinned(), pinned + USER_MEM_PAGES);
+	idx = mr->rkey >> 8;
+	irdma_mock_last_wqe(env->mock, IRDMA_HW_OP_REG_MR, &w);
+	KUNIT_EXPECT_FALSE(test, w.error);
+	KUNIT_ASSERT_TRUE(test, irdma_hw_model_reg(env->mock->hw, idx, &reg));
+	KUNIT_EXPECT_EQ(test, reg.key, (u8)mr->rkey);
+	KUNIT_EXPECT_EQ(test, reg.pd, pd_id);
+	KUNIT_EXPECT_TRUE(test, reg.va_based);
+	KUNIT_EXPECT_EQ(test, reg.va, (u64)va);
+	KUNIT_EXPECT_EQ(test, reg.len, len);
+	KUNIT_EXPECT_EQ(test, reg.rights,
+			USER_HW_LOCAL_READ | USER_HW_LOCAL_WRITE);
+	KUNIT_EXPECT_FALSE(test, reg.remote);
+	/* its first byte, each page boundary in it, and its last byte */
+	user_expect_byte(env, user_reg_addr(env, idx, &reg, va, va), va);
+	for (i = 1; i < USER_MEM_PAGES; i++) {
+		u = user_page(env, USER_MEM_PAGE + i);
+		user_expect_byte(env, user_reg_addr(env, idx, &reg, va, u), u);
+	}
+	u = va + len - 1;
+	user_expect_byte(env, user_reg_addr(env, idx, &reg, va, u), u);
+
+	KUNIT_ASSERT_EQ(test, mr->device->ops.dereg_mr(mr,
+						       user_udata_none(env)),
+			0);
+	irdma_mock_last_wqe(env->mock, IRDMA_HW_OP_DEALLOC_STAG, &w);
+	KUNIT_EXPECT_FALSE(test, w.error);
+	KUNIT_EXPECT_EQ(test, w.stag.idx, idx);
+	KUNIT_EXPECT_FALSE(test, irdma_hw_model_stag(env->mock->hw, idx, &pd));
+	KUNIT_EXPECT_EQ(test, user_pinned(), pinned);
+	KUNIT_EXPECT_EQ(test, (u32)env->mock->pble_rsrc.unallocated_pble,
+			pble_unalloc);
+	KUNIT_EXPECT_EQ(test, bitmap_weight(env->mock->rf.allocated_mrs,
+					    env->mock->rf.max_mr), stags);
+}
+
 /* Destroying a user CQ and QP unpins nothing: their MRs hold the rings */
 static void rings_pinned_until_dereg(struct kunit *test)
 {
@@ -1059,6 +1158,7 @@ static struct kunit_case irdma_verbs_user_cases[] = {
 	KUNIT_CASE_PARAM(reg_user_mr_refused, reg_bad_gen_params),
 	KUNIT_CASE(qp_rings_dereg_before_create),
 	KUNIT_CASE(rings_pinned_until_dereg),
+	KUNIT_CASE(reg_user_mr_mem),
 	{}
 };
 

@@ -2689,6 +2689,33 @@ u32 irdma_hw_model_sq_tail(struct irdma_hw_model *hw, u32 qp_id)
 	return tail;
 }
 
+/*
+ * Page @n of the region that REG_MR (@reg_mr true) or FAST_REGISTER gave
+ * the STag at @idx, as the model followed it then; U64_MAX if the STag has
+ * no such region or the region fewer pages.  The two never share an STag.
+ */
+static u64 irdma_hw_region_page(struct irdma_hw_model *hw, u32 idx, u32 n,
+				bool reg_mr)
+{
+	struct irdma_hw_stag *s;
+	unsigned long flags;
+	u64 page = U64_MAX;
+	u32 npages = 0;
+
+	spin_lock_irqsave(&irdma_hw_lock, flags);
+	s = irdma_hw_stag(hw, idx);
+	if (s && s->used && s->idx == idx) {
+		if (reg_mr && s->reg_mr)
+			npages = s->reg.npages;
+		else if (!reg_mr && s->registered)
+			npages = s->mr.npages;
+		if (n < npages)
+			page = s->pages[n];
+	}
+	spin_unlock_irqrestore(&irdma_hw_lock, flags);
+	return page;
+}
+
 /**
  * irdma_hw_model_mr - look a fast-registered STag up
  * @hw: the model
@@ -2724,17 +2751,7 @@ bool irdma_hw_model_mr(struct irdma_hw_model *hw, u32 idx,
  */
 u64 irdma_hw_model_mr_page(struct irdma_hw_model *hw, u32 idx, u32 n)
 {
-	struct irdma_hw_stag *s;
-	unsigned long flags;
-	u64 page = U64_MAX;
-
-	spin_lock_irqsave(&irdma_hw_lock, flags);
-	s = irdma_hw_stag(hw, idx);
-	if (s && s->used && s->idx == idx && s->registered &&
-	    n < s->mr.npages)
-		page = s->pages[n];
-	spin_unlock_irqrestore(&irdma_hw_lock, flags);
-	return page;
+	return irdma_hw_region_page(hw, idx, n, false);
 }
 
 /**
@@ -2772,16 +2789,7 @@ bool irdma_hw_model_reg(struct irdma_hw_model *hw, u32 idx,
  */
 u64 irdma_hw_model_reg_page(struct irdma_hw_model *hw, u32 idx, u32 n)
 {
-	struct irdma_hw_stag *s;
-	unsigned long flags;
-	u64 page = U64_MAX;
-
-	spin_lock_irqsave(&irdma_hw_lock, flags);
-	s = irdma_hw_stag(hw, idx);
-	if (s && s->used && s->idx == idx && s->reg_mr && n < s->reg.npages)
-		page = s->pages[n];
-	spin_unlock_irqrestore(&irdma_hw_lock, flags);
-	return page;
+	return irdma_hw_region_page(hw, idx, n, true);
 }
 
 /**

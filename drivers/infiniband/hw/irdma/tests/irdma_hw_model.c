@@ -1651,9 +1651,10 @@ static void irdma_hw_decode_push(struct irdma_hw_wqe *w)
 /*
  * MANAGE_PUSH_PAGE takes the lowest free push page and returns its index
  * in the CQE, or gives back the page it names, which must be taken.  An
- * assumption of the model: with none free, the command fails (the driver
- * takes an index past its push pages for none as well).  Type 0, the
- * regular page, is the only one the model knows.
+ * assumption of the model: with none free, the command fails; the driver
+ * goes on without a push page then, as it does when the index returned
+ * is past its push pages.  Type 0, the regular page, is the only one the
+ * model knows.
  */
 static void irdma_hw_manage_push_page(struct irdma_hw_model *hw,
 				      struct irdma_hw_wqe *w)

@@ -2,7 +2,7 @@
 /*
  * KUnit suite irdma_verbs_user: the user-space verbs of irdma through the
  * entry points uverbs calls: alloc_ucontext, reg_user_mr, create_cq,
- * resize_cq and create_qp with a driver udata.
+ * resize_cq, create_qp and modify_qp with a driver udata.
  *
  * kunit_vm_mmap() gives the test's kthread an mm and an anonymous mapping;
  * the udata's request and response buffers are __user pointers into it,
@@ -12,8 +12,10 @@
  * judge the ABI of include/uapi/rdma/irdma-abi.h and what the firmware
  * model was told: the pages a CQ or QP created from user rings points the
  * hardware at must be the pinned pages of those rings, and so must the
- * pages of a MEM region, which REG_MR gives it.  A verb that fails
- * must give back its IDs and CQP requests and leave no page pinned.
+ * pages of a MEM region, which REG_MR gives it; the mmap keys of a push
+ * page must name the BAR pages of the one MANAGE_PUSH_PAGE took.  A verb
+ * that fails must give back its IDs and CQP requests and leave no page
+ * pinned.
  */
 #include <kunit/test.h>
 #include <linux/debugfs.h>

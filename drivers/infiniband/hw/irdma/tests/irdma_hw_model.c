@@ -19,8 +19,10 @@
  *    here) on the next CQE it writes there, or the next solicited one;
  *    for a CQ it has not created, it faults;
  *  - WQEALLOC with the ID of a QP that CREATE_QP made: the model counts
- *    the doorbell; such a QP never reaches RTS without a connection, so
- *    its SQ is not read;
+ *    the doorbell, and takes the SQ's WQEs as below once the QP is in RTS
+ *    and a test has asked the model to read that SQ
+ *    (irdma_hw_model_read_sq(): a RoCE QP that ULPs post to); an iWARP QP
+ *    never reaches RTS without a connection;
  *  - WQEALLOC with the ID of a QP the mock gave it an SQ of, in RTS
  *    (irdma_hw_model_add_sq()): the model counts the QP's SQ doorbells and
  *    takes the SQ WQEs from its own tail on while their valid bit says the
@@ -40,7 +42,9 @@
  * DESTROY_QP and FLUSH_WQES of iWARP and RoCE (RC, UD) QPs, each QP's
  * host context read where the command points, with RoCE's layout for a
  * RoCE QP; MANAGE_ARP (the ARP cache), WS_NODE (the work scheduler tree,
- * a leaf's QS handle returned in the CQE), CREATE_AH and DESTROY_AH;
+ * a leaf's QS handle returned in the CQE), CREATE_AH and DESTROY_AH,
+ * MANAGE_PUSH_PAGE (a push page taken, its index returned in the CQE, or
+ * given back);
  * ALLOC_STAG (MRs and MWs), REG_MR (an STag and its region at once, the
  * PBL followed when it runs), DEALLOC_STAG, UPDATE_PE_SDS and GATHER_STATS
  * (all counters zero: the model moves no packets).  Each keeps its
@@ -185,6 +189,12 @@
 #define HW_ARP_PERMANENT	BIT_ULL(43)
 #define HW_ARP_MAC		GENMASK_ULL(47, 0)		/* qword 2 */
 
+/* MANAGE_PUSH_PAGE */
+#define HW_PUSH_QS_HANDLE	GENMASK_ULL(9, 0)		/* qword 2 */
+#define HW_PUSH_IDX		GENMASK_ULL(9, 0)		/* header */
+#define HW_PUSH_TYPE		GENMASK_ULL(61, 60)
+#define HW_PUSH_FREE		BIT_ULL(62)
+
 /* CREATE_MCG / MODIFY_MCG / DESTROY_MCG, and the group context */
 #define HW_MCG_MAC		GENMASK_ULL(47, 0)		/* qword 0 */
 #define HW_MCG_HMC_FN		GENMASK_ULL(5, 0)		/* qword 1 */
@@ -272,6 +282,10 @@
 #define HW_SQ_READFENCE		BIT_ULL(60)
 #define HW_SQ_LOCALFENCE	BIT_ULL(61)
 #define HW_SQ_SIGCOMPL		BIT_ULL(62)
+/* A UD QP's SEND: its AH in the header, the destination in qword 2 */
+#define HW_SQ_AH_IDX		GENMASK_ULL(16, 0)		/* header */
+#define HW_SQ_QKEY		GENMASK_ULL(31, 0)		/* qword 2 */
+#define HW_SQ_DEST_QPN		GENMASK_ULL(55, 32)
 
 /* FAST_REGISTER */
 #define HW_FR_PBLE_HI		GENMASK_ULL(11, 0)		/* qword 1 */
@@ -380,6 +394,12 @@ struct irdma_hw_arp_state {
 	u8 mac[6];
 };
 
+/* A push page MANAGE_PUSH_PAGE took, and the QS handle it took it for */
+struct irdma_hw_push_state {
+	bool used;
+	u16 qs_handle;
+};
+
 /* A QP created by CREATE_QP */
 struct irdma_hw_qp_state {
 	bool used;
@@ -402,6 +422,7 @@ struct irdma_hw_stag {
  * quantum the model takes and the valid bit of this pass of the ring, and
  * the log of decoded WQEs, by the quantum each starts at: the last WQE
  * taken there.  A WQE has at least one quantum, so a whole pass fits.
+ * The SQ of a UD QP carries each SEND's destination in the WQE.
  * The model writes its tail into the QP's doorbell shadow area whenever
  * it has taken WQEs.  While the SQ is held, doorbells are counted and no
  * WQE is taken, as when the hardware is busy elsewhere.
@@ -413,6 +434,7 @@ struct irdma_hw_sq {
 	u32 tail;
 	bool polarity;
 	bool held;
+	bool ud;
 	struct irdma_hw_sq_wqe *log;
 };
 
@@ -552,6 +574,8 @@ static u64 irdma_hw_field(u64 v, u64 mask)
  * @next_qs: the QS handle the next leaf gets
  * @ahs: the address vectors, by AH index
  * @mcgs: the multicast groups, by group index
+ * @push: the push pages, by index
+ * @npush: how many the function has
  * @fail_armed: the next WQE of @fail_opcode fails
  * @fail_opcode: its opcode
  * @fail_maj: the major error code it fails with
@@ -604,6 +628,8 @@ struct irdma_hw_model {
 	u16 next_qs;
 	struct irdma_hw_ah_state *ahs;
 	struct irdma_hw_mcg_state *mcgs;
+	struct irdma_hw_push_state *push;
+	u32 npush;
 
 	bool fail_armed;
 	u8 fail_opcode;
@@ -1166,13 +1192,15 @@ static void irdma_hw_destroy_qp(struct irdma_hw_model *hw,
 		return;
 	}
 	q->used = false;
+	/* A later QP of this ID has an SQ of its own */
+	hw->qp_sqs[w->qp.id] = NULL;
 }
 
 /*
- * FLUSH_WQES: the model takes no WQE of a QP it created (none reaches
- * RTS without a connection), so there is nothing of them in flight to
- * flush: the completion says so (minor code 0), and the driver completes
- * what is posted itself.
+ * FLUSH_WQES: the model takes the WQEs of a QP it created at their
+ * doorbell, if ever, and completes none of them, so there is nothing of
+ * them in flight to flush: the completion says so (minor code 0), and the
+ * driver completes what is posted itself.
  */
 static void irdma_hw_flush_wqes(struct irdma_hw_model *hw,
 				struct irdma_hw_wqe *w)
@@ -1610,6 +1638,56 @@ static void irdma_hw_mcg(struct irdma_hw_model *hw, struct irdma_hw_wqe *w)
 	g->mcg = w->mcg;
 }
 
+static void irdma_hw_decode_push(struct irdma_hw_wqe *w)
+{
+	u64 hdr = w->qword[3];
+
+	w->push.idx = FIELD_GET(HW_PUSH_IDX, hdr);
+	w->push.type = FIELD_GET(HW_PUSH_TYPE, hdr);
+	w->push.free = hdr & HW_PUSH_FREE;
+	w->push.qs_handle = FIELD_GET(HW_PUSH_QS_HANDLE, w->qword[2]);
+}
+
+/*
+ * MANAGE_PUSH_PAGE takes the lowest free push page and returns its index
+ * in the CQE, or gives back the page it names, which must be taken.  An
+ * assumption of the model: with none free, the command fails; the driver
+ * goes on without a push page then, as it does when the index returned
+ * is past its push pages.  Type 0, the regular page, is the only one the
+ * model knows.
+ */
+static void irdma_hw_manage_push_page(struct irdma_hw_model *hw,
+				      struct irdma_hw_wqe *w)
+{
+	u32 i;
+
+	if (w->push.type) {
+		irdma_hw_refuse(w, IRDMA_HW_MIN_OPCODE);
+		return;
+	}
+	if (w->push.free) {
+		if (w->push.idx >= hw->npush) {
+			irdma_hw_refuse(w, IRDMA_HW_MIN_BAD_ID);
+			return;
+		}
+		if (!hw->push[w->push.idx].used) {
+			irdma_hw_refuse(w, IRDMA_HW_MIN_NO_OBJ);
+			return;
+		}
+		hw->push[w->push.idx].used = false;
+		return;
+	}
+	for (i = 0; i < hw->npush; i++) {
+		if (!hw->push[i].used) {
+			hw->push[i].used = true;
+			hw->push[i].qs_handle = w->push.qs_handle;
+			w->ret = i;
+			return;
+		}
+	}
+	irdma_hw_refuse(w, IRDMA_HW_MIN_IN_USE);
+}
+
 /* Every field of the WQE, whether the model then executes it or not */
 static void irdma_hw_decode(const struct irdma_hw_gen *gen,
 			    struct irdma_hw_wqe *w)
@@ -1655,6 +1733,9 @@ static void irdma_hw_decode(const struct irdma_hw_gen *gen,
 	case IRDMA_HW_OP_MODIFY_MCG:
 	case IRDMA_HW_OP_DESTROY_MCG:
 		irdma_hw_decode_mcg(w);
+		break;
+	case IRDMA_HW_OP_MANAGE_PUSH_PAGE:
+		irdma_hw_decode_push(w);
 		break;
 	}
 }
@@ -1715,6 +1796,9 @@ static void irdma_hw_execute(struct irdma_hw_model *hw,
 	case IRDMA_HW_OP_MODIFY_MCG:
 	case IRDMA_HW_OP_DESTROY_MCG:
 		irdma_hw_mcg(hw, w);
+		break;
+	case IRDMA_HW_OP_MANAGE_PUSH_PAGE:
+		irdma_hw_manage_push_page(hw, w);
 		break;
 	default:
 		irdma_hw_fault(hw, "a CQP opcode the model does not implement");
@@ -2140,9 +2224,23 @@ static void irdma_hw_decode_fr(const __le64 *q, u64 hdr,
 	w->fr_hpage_size = FIELD_GET(HW_FR_HPAGE_SIZE, hdr);
 }
 
+/*
+ * The destination of a UD QP's SEND: the AH in the header, where an RC
+ * SEND with invalidate has its STag, and the QP and Q_Key in qword 2.
+ */
+static void irdma_hw_decode_ud(const __le64 *q, u64 hdr,
+			       struct irdma_hw_sq_wqe *w)
+{
+	u64 q2 = irdma_hw_q(q, 2);
+
+	w->ah_idx = FIELD_GET(HW_SQ_AH_IDX, hdr);
+	w->dest_qpn = FIELD_GET(HW_SQ_DEST_QPN, q2);
+	w->qkey = FIELD_GET(HW_SQ_QKEY, q2);
+}
+
 /* The per-opcode fields of an SQ WQE and its length; false if unknown */
 static bool irdma_hw_decode_sq(const struct irdma_hw_gen *gen,
-			       const __le64 *q, u64 hdr,
+			       const __le64 *q, u64 hdr, bool ud,
 			       struct irdma_hw_sq_wqe *w)
 {
 	w->quanta = 1;
@@ -2155,6 +2253,13 @@ static bool irdma_hw_decode_sq(const struct irdma_hw_gen *gen,
 		w->rem_to = irdma_hw_q(q, 2);
 		fallthrough;
 	case IRDMA_HW_SQ_OP_SEND ... IRDMA_HW_SQ_OP_SEND_SOL_INV:
+		if (ud && w->opcode >= IRDMA_HW_SQ_OP_SEND &&
+		    w->opcode <= IRDMA_HW_SQ_OP_SEND_SOL_INV)
+			irdma_hw_decode_ud(q, hdr, w);
+		/* before any fragment, in fragment 0's place */
+		w->imm = hdr & HW_SQ_IMMDATA;
+		if (w->imm)
+			w->imm_data = irdma_hw_q(q, 0);
 		if (hdr & HW_SQ_INLINE)
 			w->quanta = irdma_hw_inline_quanta(gen, hdr);
 		else
@@ -2191,7 +2296,7 @@ static bool irdma_hw_sq_step(struct irdma_hw_model *hw, struct irdma_hw_sq *sq)
 		.read_fence = hdr & HW_SQ_READFENCE,
 		.local_fence = hdr & HW_SQ_LOCALFENCE,
 	};
-	if (!irdma_hw_decode_sq(hw->gen, q, hdr, w) ||
+	if (!irdma_hw_decode_sq(hw->gen, q, hdr, sq->ud, w) ||
 	    sq->tail + w->quanta > sq->quanta) {
 		irdma_hw_fault(hw, "an SQ WQE the model cannot decode");
 		w->quanta = 0;
@@ -2231,12 +2336,19 @@ static void irdma_hw_sq_doorbell(struct irdma_hw_model *hw, u32 qp_id)
 {
 	struct irdma_hw_sq *sq;
 
-	if (qp_id < hw->nqps && hw->qps[qp_id].used && !hw->qp_sqs[qp_id]) {
-		/* Noted; the SQ is read once the QP is in RTS, never here */
+	if (qp_id < hw->nqps && hw->qps[qp_id].used &&
+	    (!hw->qp_sqs[qp_id] ||
+	     hw->qps[qp_id].qp.state != IRDMA_HW_QPS_RTS)) {
+		/*
+		 * Noted; the SQ is read in RTS, and only of a QP the test
+		 * asked the model to read it of
+		 */
 		hw->sq_dbs[qp_id]++;
 		hw->qps[qp_id].qp.doorbells++;
 		return;
 	}
+	if (qp_id < hw->nqps && hw->qps[qp_id].used)
+		hw->qps[qp_id].qp.doorbells++;
 	if (qp_id >= hw->nqps || !hw->qp_sqs[qp_id]) {
 		irdma_hw_fault(hw, "WQEALLOC rung for a QP the model lacks");
 		return;
@@ -2372,6 +2484,10 @@ struct irdma_hw_model *irdma_hw_model_create(struct kunit *test,
 	hw->mcgs = kunit_kcalloc(test, IRDMA_HW_MCGS, sizeof(*hw->mcgs),
 				 GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, hw->mcgs);
+	hw->npush = p->x722 ? 0 : IRDMA_HW_PUSH_PAGES;
+	hw->push = kunit_kcalloc(test, IRDMA_HW_PUSH_PAGES, sizeof(*hw->push),
+				 GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, hw->push);
 	hw->next_qs = 1;
 	KUNIT_ASSERT_NOT_NULL(test, hw->arps);
 	KUNIT_ASSERT_NOT_NULL(test, hw->ws);
@@ -2574,22 +2690,9 @@ static void irdma_hw_kvfree(void *p)
 	kvfree(p);
 }
 
-/**
- * irdma_hw_model_add_sq - give the model a QP's SQ, as QP create would
- * @hw: the model
- * @qp_id: the QP's ID
- * @sq_pa: the SQ ring's DMA address
- * @quanta: its size in 32-byte quanta
- * @start: the first quantum the driver posts to; the ones before it the
- *	hardware consumed on the way to RTS
- * @shadow_pa: the DMA address of the QP's doorbell shadow area
- *
- * The model takes the SQ's WQEs from @start on, the first pass of the
- * ring with valid bit 1, and writes @start as its tail into the shadow
- * area now, as it writes every later tail.
- */
-void irdma_hw_model_add_sq(struct irdma_hw_model *hw, u32 qp_id, u64 sq_pa,
-			   u32 quanta, u32 start, u64 shadow_pa)
+/* An SQ the model takes WQEs of from @start on, with valid bit 1 first */
+static void irdma_hw_sq_add(struct irdma_hw_model *hw, u32 qp_id, u64 sq_pa,
+			    u32 quanta, u32 start, u64 shadow_pa, bool ud)
 {
 	struct kunit *test = hw->test;
 	struct irdma_hw_sq *sq;
@@ -2611,10 +2714,62 @@ void irdma_hw_model_add_sq(struct irdma_hw_model *hw, u32 qp_id, u64 sq_pa,
 	sq->quanta = quanta;
 	sq->tail = start;
 	sq->polarity = true;
+	sq->ud = ud;
 	spin_lock_irqsave(&irdma_hw_lock, flags);
 	hw->qp_sqs[qp_id] = sq;
 	irdma_hw_sq_publish(sq);
 	spin_unlock_irqrestore(&irdma_hw_lock, flags);
+}
+
+/**
+ * irdma_hw_model_add_sq - give the model a QP's SQ, as QP create would
+ * @hw: the model
+ * @qp_id: the QP's ID
+ * @sq_pa: the SQ ring's DMA address
+ * @quanta: its size in 32-byte quanta
+ * @start: the first quantum the driver posts to; the ones before it the
+ *	hardware consumed on the way to RTS
+ * @shadow_pa: the DMA address of the QP's doorbell shadow area
+ *
+ * The model takes the SQ's WQEs from @start on, the first pass of the
+ * ring with valid bit 1, and writes @start as its tail into the shadow
+ * area now, as it writes every later tail.
+ */
+void irdma_hw_model_add_sq(struct irdma_hw_model *hw, u32 qp_id, u64 sq_pa,
+			   u32 quanta, u32 start, u64 shadow_pa)
+{
+	irdma_hw_sq_add(hw, qp_id, sq_pa, quanta, start, shadow_pa, false);
+}
+
+/**
+ * irdma_hw_model_read_sq - read the SQ of a QP CREATE_QP made
+ * @hw: the model
+ * @qp_id: the QP's ID
+ *
+ * From now on, while the QP is in RTS, the model takes the WQEs of its SQ
+ * where its host context put the ring (physically contiguous: a kernel
+ * QP's) and its doorbell shadow area, from quantum 0 on, as for an SQ of
+ * irdma_hw_model_add_sq(); a UD QP's SENDs with their destination.  The
+ * SQ goes with the QP on DESTROY_QP.  Only a QP with no WQE posted yet: a
+ * fresh RoCE QP, whose SQ has no connection WQEs.
+ */
+void irdma_hw_model_read_sq(struct irdma_hw_model *hw, u32 qp_id)
+{
+	struct kunit *test = hw->test;
+	struct irdma_hw_qp qp;
+	unsigned long flags;
+	bool used;
+
+	KUNIT_ASSERT_LT(test, qp_id, hw->nqps);
+	spin_lock_irqsave(&irdma_hw_lock, flags);
+	used = hw->qps[qp_id].used && !hw->qp_sqs[qp_id];
+	qp = hw->qps[qp_id].qp;
+	spin_unlock_irqrestore(&irdma_hw_lock, flags);
+	KUNIT_ASSERT_TRUE_MSG(test, used, "QP %u: no CREATE_QP, or read", qp_id);
+	KUNIT_ASSERT_FALSE(test, qp.virtual_map);
+	KUNIT_ASSERT_NE(test, qp.type, IRDMA_HW_QPT_IWARP);
+	irdma_hw_sq_add(hw, qp_id, qp.sq_pa, qp.sq_quanta, 0, qp.shadow_pa,
+			qp.type == IRDMA_HW_QPT_ROCE_UD);
 }
 
 /**
@@ -3030,4 +3185,44 @@ bool irdma_hw_model_mcg(struct irdma_hw_model *hw, u32 idx,
 u32 irdma_hw_model_mcgs(struct irdma_hw_model *hw)
 {
 	return irdma_hw_count_used(hw->mcgs, IRDMA_HW_MCGS);
+}
+
+/**
+ * irdma_hw_model_push_page - look a push page up
+ * @hw: the model
+ * @idx: its index
+ * @qs_handle: where to copy the QS handle it was taken for, or NULL
+ *
+ * Return: whether MANAGE_PUSH_PAGE took it and has not given it back.
+ */
+bool irdma_hw_model_push_page(struct irdma_hw_model *hw, u32 idx,
+			      u16 *qs_handle)
+{
+	unsigned long flags;
+	bool used;
+
+	spin_lock_irqsave(&irdma_hw_lock, flags);
+	used = idx < hw->npush && hw->push[idx].used;
+	if (used && qs_handle)
+		*qs_handle = hw->push[idx].qs_handle;
+	spin_unlock_irqrestore(&irdma_hw_lock, flags);
+	return used;
+}
+
+/**
+ * irdma_hw_model_push_pages - count the push pages taken
+ * @hw: the model
+ *
+ * Return: how many MANAGE_PUSH_PAGE took and did not give back.
+ */
+u32 irdma_hw_model_push_pages(struct irdma_hw_model *hw)
+{
+	unsigned long flags;
+	u32 i, n = 0;
+
+	spin_lock_irqsave(&irdma_hw_lock, flags);
+	for (i = 0; i < hw->npush; i++)
+		n += hw->push[i].used;
+	spin_unlock_irqrestore(&irdma_hw_lock, flags);
+	return n;
 }

@@ -22,6 +22,7 @@ struct kunit;
 #define IRDMA_HW_OP_REG_MR		0x0a
 #define IRDMA_HW_OP_DEALLOC_STAG	0x0d
 #define IRDMA_HW_OP_MANAGE_ARP		0x0f
+#define IRDMA_HW_OP_MANAGE_PUSH_PAGE	0x11
 #define IRDMA_HW_OP_CREATE_AH		0x1c
 #define IRDMA_HW_OP_DESTROY_AH		0x1e
 #define IRDMA_HW_OP_UPDATE_PE_SDS	0x1f
@@ -72,6 +73,8 @@ struct kunit;
 #define IRDMA_HW_ARP_ENTRIES		4096
 #define IRDMA_HW_AHS			1024
 #define IRDMA_HW_MCGS			1024
+/* An E810 function's push pages; an X722 has none */
+#define IRDMA_HW_PUSH_PAGES		1024
 /* QPs a multicast group context holds */
 #define IRDMA_HW_MCG_QPS		8
 
@@ -132,7 +135,10 @@ struct irdma_hw_sd {
  *	(an IPv4 one in @ah.dest_ip[3] and @ah.src_ip[3])
  * @mcg: CREATE_MCG / MODIFY_MCG / DESTROY_MCG fields (@mcg.n and
  *	@mcg.qp: the members the model read from the group context)
- * @ret: what the completion returns in its CQE (a leaf's QS handle)
+ * @push: MANAGE_PUSH_PAGE fields: take a push page for a QS handle
+ *	(@push.free clear) or give back page @push.idx
+ * @ret: what the completion returns in its CQE (a leaf's QS handle, the
+ *	index of the push page taken)
  */
 struct irdma_hw_wqe {
 	u64 seq;
@@ -265,6 +271,12 @@ struct irdma_hw_wqe {
 			u32 n;
 			u32 qp[IRDMA_HW_MCG_QPS];
 		} mcg;
+		struct {
+			u32 idx;
+			u16 qs_handle;
+			u8 type;
+			bool free;
+		} push;
 	};
 	u32 ret;
 };
@@ -294,6 +306,11 @@ struct irdma_hw_sge {
  * @rem_to: RDMA READ / WRITE: the remote tagged offset
  * @num_frags: RDMA READ / WRITE / SEND: local fragments, padding left out
  * @frag: the fragments
+ * @imm: RDMA WRITE / SEND: it carries immediate data, in @imm_data
+ * @imm_data: the immediate data
+ * @ah_idx: SEND of a UD QP: the AH it goes to, an index CREATE_AH took
+ * @dest_qpn: SEND of a UD QP: the destination QP
+ * @qkey: SEND of a UD QP: the Q_Key it carries
  * @inv_stag: LOCAL_INV: the STag it invalidates
  * @fr_va: FAST_REGISTER: the base VA
  * @fr_len: FAST_REGISTER: the region's length
@@ -319,6 +336,11 @@ struct irdma_hw_sq_wqe {
 	u64 rem_to;
 	u32 num_frags;
 	struct irdma_hw_sge frag[IRDMA_HW_SQ_FRAGS];
+	bool imm;
+	u64 imm_data;
+	u32 ah_idx;
+	u32 dest_qpn;
+	u32 qkey;
 	u32 inv_stag;
 	u64 fr_va;
 	u64 fr_len;
@@ -584,6 +606,7 @@ u32 irdma_hw_model_sq_doorbells(struct irdma_hw_model *hw, u32 qp_id);
 bool irdma_hw_model_cqp_up(struct irdma_hw_model *hw);
 void irdma_hw_model_add_sq(struct irdma_hw_model *hw, u32 qp_id, u64 sq_pa,
 			   u32 quanta, u32 start, u64 shadow_pa);
+void irdma_hw_model_read_sq(struct irdma_hw_model *hw, u32 qp_id);
 void irdma_hw_model_sq_hold(struct irdma_hw_model *hw, u32 qp_id, bool hold);
 bool irdma_hw_model_sq_wqe(struct irdma_hw_model *hw, u32 qp_id, u32 idx,
 			   struct irdma_hw_sq_wqe *wqe);
@@ -611,5 +634,8 @@ bool irdma_hw_model_ah(struct irdma_hw_model *hw, u32 idx,
 bool irdma_hw_model_mcg(struct irdma_hw_model *hw, u32 idx,
 			struct irdma_hw_mcg *mcg);
 u32 irdma_hw_model_mcgs(struct irdma_hw_model *hw);
+bool irdma_hw_model_push_page(struct irdma_hw_model *hw, u32 idx,
+			      u16 *qs_handle);
+u32 irdma_hw_model_push_pages(struct irdma_hw_model *hw);
 
 #endif /* IRDMA_HW_MODEL_H */

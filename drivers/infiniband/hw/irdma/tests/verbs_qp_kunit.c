@@ -17,6 +17,7 @@
  */
 #include <kunit/test.h>
 #include <linux/delay.h>
+#include <linux/dma-direct.h>
 #include <net/addrconf.h>
 #include <rdma/ib_cache.h>
 
@@ -1235,26 +1236,34 @@ static int roce_step(struct irdma_mock *mock, struct ib_qp *qp,
 	return ib_modify_qp(qp, attr, mask);
 }
 
-/* An RC or UD QP of the RoCE mock, taken by roce_step() up to @at */
-static struct ib_qp *roce_qp_at(struct kunit *test, struct qp_env *env,
-				enum ib_qp_type type, enum ib_qp_state at)
+/* Take a RESET QP of the RoCE mock by roce_step() up to @at */
+static void roce_qp_to(struct kunit *test, struct qp_env *env,
+		       struct ib_qp *qp, enum ib_qp_state at)
 {
 	static const enum ib_qp_state path[] = {
 		IB_QPS_INIT, IB_QPS_RTR, IB_QPS_RTS,
 	};
-	struct ib_qp_cap cap = { 16, 16, 1, 1, 0 };
 	struct ib_qp_attr attr;
-	struct ib_qp *qp;
 	u32 i;
 
-	qp = create_qp(env, type, &cap, 0);
-	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, qp);
 	for (i = 0; i < ARRAY_SIZE(path) && at != IB_QPS_RESET; i++) {
 		KUNIT_ASSERT_EQ(test, roce_step(env->mock, qp, path[i],
 						IB_MTU_1024, &attr), 0);
 		if (path[i] == at)
 			break;
 	}
+}
+
+/* An RC or UD QP of the RoCE mock, taken by roce_step() up to @at */
+static struct ib_qp *roce_qp_at(struct kunit *test, struct qp_env *env,
+				enum ib_qp_type type, enum ib_qp_state at)
+{
+	struct ib_qp_cap cap = { 16, 16, 1, 1, 0 };
+	struct ib_qp *qp;
+
+	qp = create_qp(env, type, &cap, 0);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, qp);
+	roce_qp_to(test, env, qp, at);
 	return qp;
 }
 
@@ -1969,6 +1978,241 @@ static void roce_mcast(struct kunit *test)
 	qp_env_done(&env);
 }
 
+/*
+ * UD sends: the SEND WQE of a UD QP carries its destination itself, the
+ * AH index in its header and the destination QP and Q_Key in qword 2,
+ * which the model decodes for a QP whose SQ it reads.
+ */
+
+/* A UD WR's destination, as a ULP's ib_ud_wr gives it */
+#define UD_TEST_REMOTE_QPN	0xabcde
+#define UD_TEST_REMOTE_QKEY	0x0badcafe
+#define UD_TEST_IMM		0x12345678
+/* Bytes into each page of the buffer that each SGE starts at */
+#define UD_TEST_SGE_OFF		64
+#define UD_TEST_SGE_LEN		100
+#define UD_TEST_SGES		2
+
+/*
+ * A UD QP whose SQ the model reads, in RTS; and an AH to send to, the
+ * CREATE_AH that made it in @create.
+ */
+static struct ib_qp *ud_qp(struct kunit *test, struct qp_env *env,
+			   struct ib_qp_cap *cap, struct ib_ah **ah,
+			   struct irdma_hw_wqe *create)
+{
+	struct rdma_ah_attr attr;
+	struct ib_qp *qp;
+
+	qp = create_qp(env, IB_QPT_UD, cap, 0);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, qp);
+	irdma_hw_model_read_sq(env->mock->hw, qp->qp_num);
+	roce_qp_to(test, env, qp, IB_QPS_RTS);
+
+	roce_ah_attr(env->mock, &attr, &roce_test_dgid, roce_test_dmac);
+	*ah = rdma_create_ah(env->pd, &attr, RDMA_CREATE_AH_SLEEPABLE);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, *ah);
+	irdma_mock_last_wqe(env->mock, IRDMA_HW_OP_CREATE_AH, create);
+	KUNIT_ASSERT_FALSE(test, create->error);
+	return qp;
+}
+
+/* The SQ quantum the next WQE of @qp goes to */
+static u32 sq_head(struct ib_qp *qp)
+{
+	return IRDMA_RING_CURRENT_HEAD(to_iwqp(qp)->sc_qp.qp_uk.sq_ring);
+}
+
+/*
+ * The AH index of a UD SEND names the address vector CREATE_AH made: the
+ * destination's GID and, through its ARP cache entry, its MAC.
+ */
+static void expect_ud_dest(struct kunit *test, struct irdma_mock *mock,
+			   const struct irdma_hw_sq_wqe *wqe,
+			   const struct irdma_hw_wqe *create)
+{
+	struct irdma_hw_wqe kept;
+	u8 mac[ETH_ALEN];
+
+	KUNIT_EXPECT_EQ(test, wqe->ah_idx, create->ah.idx);
+	KUNIT_ASSERT_TRUE_MSG(test, irdma_hw_model_ah(mock->hw, wqe->ah_idx,
+						      &kept),
+			      "AH index %u names no AH", wqe->ah_idx);
+	expect_ip(test, kept.ah.dest_ip, &roce_test_dgid, "AH destination");
+	KUNIT_ASSERT_TRUE(test, irdma_hw_model_arp(mock->hw, kept.ah.arp_idx,
+						   mac));
+	KUNIT_EXPECT_MEMEQ(test, mac, roce_test_dmac, ETH_ALEN);
+	KUNIT_EXPECT_EQ(test, wqe->dest_qpn, UD_TEST_REMOTE_QPN);
+	KUNIT_EXPECT_EQ(test, wqe->qkey, UD_TEST_REMOTE_QKEY);
+}
+
+struct ud_case {
+	const char *name;
+	enum ib_wr_opcode opcode;
+	u32 sges;
+	int flags;
+};
+
+static const struct ud_case ud_cases[] = {
+	{ "SEND, 1 SGE", IB_WR_SEND, 1, IB_SEND_SIGNALED },
+	{ "SEND, 2 SGEs", IB_WR_SEND, 2, IB_SEND_SIGNALED },
+	{ "SEND, unsignaled", IB_WR_SEND, 1, 0 },
+	{ "SEND with immediate, 1 SGE", IB_WR_SEND_WITH_IMM, 1,
+	  IB_SEND_SIGNALED },
+	{ "SEND with immediate, 2 SGEs", IB_WR_SEND_WITH_IMM, 2,
+	  IB_SEND_SIGNALED },
+};
+
+KUNIT_ARRAY_PARAM_DESC(ud, ud_cases, name);
+
+/*
+ * ib_post_send() of a ud_wr on a UD QP in RTS: one SEND WQE, taken by the
+ * hardware at the doorbell, whose AH index is the AH's of the WR (the
+ * address vector CREATE_AH made, with its destination), whose
+ * destination QP and Q_Key are the WR's, with the immediate data if any,
+ * and whose fragments are the SGEs: DMA addresses under the PD's local
+ * DMA lkey, the device's (irdma has IBK_LOCAL_DMA_LKEY), STag 0, under
+ * which the hardware takes them as bus addresses: they must reach the
+ * buffer's own pages.
+ */
+static void roce_ud_send(struct kunit *test)
+{
+	const struct ud_case *c = test->param_value;
+	struct ib_qp_cap cap = { 16, 16, UD_TEST_SGES, 1, 0 };
+	struct ib_sge sge[UD_TEST_SGES];
+	struct ib_ud_wr wr = {
+		.wr = {
+			.wr_id = 7, .sg_list = sge, .num_sge = c->sges,
+			.opcode = c->opcode, .send_flags = c->flags,
+			.ex.imm_data = cpu_to_be32(UD_TEST_IMM),
+		},
+		.remote_qpn = UD_TEST_REMOTE_QPN,
+		.remote_qkey = UD_TEST_REMOTE_QKEY,
+	};
+	const struct ib_send_wr *bad = NULL;
+	struct irdma_hw_sq_wqe wqe;
+	struct irdma_hw_wqe create;
+	struct ib_device *ibdev;
+	struct irdma_hw_qp hw;
+	struct qp_env env;
+	struct ib_qp *qp;
+	u32 i, head, dbs;
+	u64 dma;
+	u8 *buf;
+
+	roce_env(test, &env);
+	ibdev = &env.mock->iwdev->ibdev;
+	qp = ud_qp(test, &env, &cap, &wr.ah, &create);
+	buf = kunit_kzalloc(test, UD_TEST_SGES * PAGE_SIZE, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	dma = ib_dma_map_single(ibdev, buf, UD_TEST_SGES * PAGE_SIZE,
+				DMA_TO_DEVICE);
+	KUNIT_ASSERT_FALSE(test, ib_dma_mapping_error(ibdev, dma));
+	for (i = 0; i < c->sges; i++) {
+		sge[i].addr = dma + i * PAGE_SIZE + UD_TEST_SGE_OFF;
+		sge[i].length = UD_TEST_SGE_LEN + i;
+		sge[i].lkey = env.pd->local_dma_lkey;
+	}
+
+	model_qp(test, env.mock, qp, &hw);
+	dbs = hw.doorbells;
+	head = sq_head(qp);
+	KUNIT_EXPECT_EQ(test, ib_post_send(qp, &wr.wr, &bad), 0);
+	KUNIT_EXPECT_NULL(test, bad);
+	model_qp(test, env.mock, qp, &hw);
+	KUNIT_EXPECT_EQ(test, hw.doorbells, dbs + 1);
+	KUNIT_EXPECT_EQ(test, irdma_hw_model_sq_tail(env.mock->hw, qp->qp_num),
+			sq_head(qp));
+	KUNIT_ASSERT_TRUE_MSG(test, irdma_hw_model_sq_wqe(env.mock->hw,
+							  qp->qp_num, head,
+							  &wqe),
+			      "no WQE taken at %u", head);
+	KUNIT_EXPECT_EQ(test, wqe.opcode, IRDMA_HW_SQ_OP_SEND);
+	KUNIT_EXPECT_EQ(test, wqe.signaled, !!(c->flags & IB_SEND_SIGNALED));
+	KUNIT_EXPECT_EQ(test, head + wqe.quanta, sq_head(qp));
+	expect_ud_dest(test, env.mock, &wqe, &create);
+	KUNIT_EXPECT_EQ(test, wqe.imm, c->opcode == IB_WR_SEND_WITH_IMM);
+	if (wqe.imm)
+		KUNIT_EXPECT_EQ(test, wqe.imm_data, UD_TEST_IMM);
+
+	KUNIT_ASSERT_EQ(test, wqe.num_frags, c->sges);
+	for (i = 0; i < c->sges; i++) {
+		KUNIT_EXPECT_EQ(test, wqe.frag[i].stag, env.pd->local_dma_lkey);
+		KUNIT_EXPECT_EQ(test, wqe.frag[i].length, sge[i].length);
+		KUNIT_EXPECT_EQ(test, wqe.frag[i].addr, sge[i].addr);
+		KUNIT_EXPECT_EQ(test,
+				(u64)dma_to_phys(env.mock->dev, wqe.frag[i].addr),
+				(u64)virt_to_phys(buf + i * PAGE_SIZE +
+						  UD_TEST_SGE_OFF));
+	}
+
+	KUNIT_EXPECT_EQ(test, ib_destroy_qp(qp), 0);
+	rdma_destroy_ah(wr.ah, RDMA_DESTROY_AH_SLEEPABLE);
+	irdma_mock_ccq_event(env.mock);
+	ib_dma_unmap_single(ibdev, dma, UD_TEST_SGES * PAGE_SIZE,
+			    DMA_TO_DEVICE);
+	qp_env_done(&env);
+}
+
+/*
+ * A list of UD WRs whose second has more SGEs than the QP takes: -EINVAL
+ * with bad_wr at it, the first one posted and taken by the hardware with
+ * its own destination, nothing of the second in the SQ.
+ */
+static void roce_ud_send_too_many_sges(struct kunit *test)
+{
+	struct ib_qp_cap cap = { 16, 16, 1, 1, 0 };
+	struct ib_sge sge[IRDMA_MAX_WQ_FRAGMENT_COUNT + 1] = {};
+	struct ib_ud_wr wr[2] = {};
+	const struct ib_send_wr *bad = NULL;
+	struct irdma_hw_sq_wqe wqe;
+	struct irdma_hw_wqe create;
+	struct irdma_hw_qp hw;
+	struct qp_env env;
+	struct ib_qp *qp;
+	u32 i, head, dbs;
+
+	roce_env(test, &env);
+	qp = ud_qp(test, &env, &cap, &wr[0].ah, &create);
+	KUNIT_ASSERT_LT(test, cap.max_send_sge, ARRAY_SIZE(sge));
+	for (i = 0; i < ARRAY_SIZE(sge); i++) {
+		sge[i].addr = QP_TEST_BUF + i * PAGE_SIZE;
+		sge[i].length = QP_TEST_BUF_LEN;
+		sge[i].lkey = env.pd->local_dma_lkey;
+	}
+	for (i = 0; i < ARRAY_SIZE(wr); i++) {
+		wr[i].wr.wr_id = i;
+		wr[i].wr.sg_list = sge;
+		wr[i].wr.num_sge = i ? cap.max_send_sge + 1 : 1;
+		wr[i].wr.opcode = IB_WR_SEND;
+		wr[i].wr.send_flags = IB_SEND_SIGNALED;
+		wr[i].wr.next = i ? NULL : &wr[1].wr;
+		wr[i].ah = wr[0].ah;
+		wr[i].remote_qpn = UD_TEST_REMOTE_QPN;
+		wr[i].remote_qkey = UD_TEST_REMOTE_QKEY;
+	}
+
+	model_qp(test, env.mock, qp, &hw);
+	dbs = hw.doorbells;
+	head = sq_head(qp);
+	KUNIT_EXPECT_EQ(test, ib_post_send(qp, &wr[0].wr, &bad), -EINVAL);
+	KUNIT_EXPECT_PTR_EQ(test, bad, &wr[1].wr);
+	model_qp(test, env.mock, qp, &hw);
+	KUNIT_EXPECT_EQ(test, hw.doorbells, dbs + 1);
+	KUNIT_ASSERT_TRUE(test, irdma_hw_model_sq_wqe(env.mock->hw, qp->qp_num,
+						      head, &wqe));
+	KUNIT_EXPECT_EQ(test, wqe.num_frags, 1);
+	expect_ud_dest(test, env.mock, &wqe, &create);
+	KUNIT_EXPECT_EQ(test, head + wqe.quanta, sq_head(qp));
+	KUNIT_EXPECT_EQ(test, irdma_hw_model_sq_tail(env.mock->hw, qp->qp_num),
+			sq_head(qp));
+
+	KUNIT_EXPECT_EQ(test, ib_destroy_qp(qp), 0);
+	rdma_destroy_ah(wr[0].ah, RDMA_DESTROY_AH_SLEEPABLE);
+	irdma_mock_ccq_event(env.mock);
+	qp_env_done(&env);
+}
+
 static struct kunit_case irdma_verbs_roce_cases[] = {
 	KUNIT_CASE(roce_port),
 	KUNIT_CASE_PARAM(roce_qp_create, roce_create_gen_params),
@@ -1982,6 +2226,8 @@ static struct kunit_case irdma_verbs_roce_cases[] = {
 	KUNIT_CASE_PARAM(roce_ah, ah_gen_params),
 	KUNIT_CASE(roce_ah_ids_exhausted),
 	KUNIT_CASE_PARAM(roce_mcast, mcast_gen_params),
+	KUNIT_CASE_PARAM(roce_ud_send, ud_gen_params),
+	KUNIT_CASE(roce_ud_send_too_many_sges),
 	{}
 };
 

@@ -43,6 +43,7 @@ struct rdma_rw_reg_ctx {
  * @type:	the shape of the I/O, which tells the members of the unions in
  *		use (private to rw.c)
  * @bvec:	the context was set up by rdma_rw_ctx_init_bvec()
+ * @sgt_whole:	@sgt was DMA-mapped as one list, not entry by entry
  * @sge:	the SGEs of an I/O of one work request with up to
  *		%RDMA_RW_INLINE_SGES of them
  * @sges:	the SGEs of an I/O of more
@@ -62,6 +63,7 @@ struct rdma_rw_ctx {
 	u32			nr_ops;
 	u8			type;
 	bool			bvec;
+	bool			sgt_whole;
 
 	union {
 		struct ib_sge		sge[RDMA_RW_INLINE_SGES];

@@ -751,7 +751,7 @@ static int rdma_rw_bvec_count(const struct bio_vec *bvecs, u32 nr_bvec,
 }
 
 /*
- * Several pieces go to the DMA layer as one scatterlist where it can
+ * Several pieces are built into a scatterlist where the DMA layer can
  * merge them (an IOMMU: one IOVA range and one IOTLB flush for the I/O,
  * and fewer SGEs), where P2PDMA pages need it, and for registration, which
  * takes a scatterlist.  Otherwise each is mapped into its SGE straight:
@@ -971,78 +971,133 @@ rdma_rw_init_bvec_sges(struct rdma_rw_ctx *ctx, struct ib_qp *qp,
 	return ctx->nr_ops;
 }
 
-/* One entry of a list that was not cleared: every field written. */
-static __always_inline void rdma_rw_set_sg(struct scatterlist *sg,
+/*
+ * Where a bio_vec I/O's scatterlist goes to the DMA layer entry by entry,
+ * as it is written: @dev maps each, and rdma_rw_bvec_fill_sgl() undoes its
+ * own mappings when it fails.  @dev NULL: the list is mapped whole later.
+ */
+struct rdma_rw_sg_map {
+	struct ib_device *dev;
+	enum dma_data_direction dir;
+};
+
+/*
+ * One entry of a list that was not cleared: every field written, and the
+ * entry DMA-mapped when @map says so.  False when that mapping fails.
+ */
+static __always_inline bool rdma_rw_set_sg(struct scatterlist *sg,
 					   struct page *page, u32 len,
-					   u32 offset)
+					   u32 offset,
+					   const struct rdma_rw_sg_map *map)
 {
 	*sg = (struct scatterlist){};
 	sg_set_page(sg, page, len, offset);
+	if (!map->dev)
+		return true;
+	sg->dma_address = ib_dma_map_page(map->dev, page, offset, len,
+					  map->dir);
+	sg_dma_len(sg) = len;
+	return !ib_dma_mapping_error(map->dev, sg->dma_address);
+}
+
+/* Undo the mappings of the first @n entries rdma_rw_set_sg() made. */
+static void rdma_rw_unmap_sg_entries(struct ib_device *dev,
+				     struct scatterlist *sgl, u32 n,
+				     enum dma_data_direction dir)
+{
+	u32 i;
+
+	for (i = 0; i < n; i++)
+		ib_dma_unmap_page(dev, sg_dma_address(&sgl[i]),
+				  sg_dma_len(&sgl[i]), dir);
 }
 
 /*
  * rdma_rw_bvec_fill_sgl() without a segment boundary: the pieces come
  * straight off the array, each segment's max_len long but the last.
- * Returns how many, or 0 when @iter has more than @max_pieces or reaches
- * past @nr_bvec entries.
+ * Returns how many; 0 when @iter has more than @max_pieces, reaches past
+ * @nr_bvec entries or, mapped entry by entry, has a P2PDMA page, which
+ * only a list mapped whole takes; or -ENOMEM.  On 0 or an error nothing
+ * stays mapped.
  */
-static u32 rdma_rw_bvec_fill_segs(struct scatterlist *sgl, u32 max_pieces,
+static int rdma_rw_bvec_fill_segs(struct scatterlist *sgl, u32 max_pieces,
 				  const struct bio_vec *bvecs, u32 nr_bvec,
-				  const struct bvec_iter *iter, u32 max_len)
+				  const struct bvec_iter *iter, u32 max_len,
+				  const struct rdma_rw_sg_map *map)
 {
 	u32 idx = iter->bi_idx, done = iter->bi_bvec_done;
 	u32 size = iter->bi_size, n = 0, left, off, len;
 	const struct bio_vec *bv;
+	int ret = 0;
 
 	for (; size; idx++, done = 0) {
 		if (idx >= nr_bvec)
-			return 0;
+			goto undo;
 		bv = &bvecs[idx];
-		if (done > bv->bv_len)
-			return 0;
+		if (done > bv->bv_len ||
+		    (map->dev && is_pci_p2pdma_page(bv->bv_page)))
+			goto undo;
 		left = min(size, bv->bv_len - done);
 		size -= left;
 		for (; left; n++) {
 			if (n == max_pieces)
-				return 0;
+				goto undo;
 			off = bv->bv_offset + done;
 			len = min(left, max_len);
-			rdma_rw_set_sg(&sgl[n],
-				       nth_page(bv->bv_page, off / PAGE_SIZE),
-				       len, offset_in_page(off));
+			if (!rdma_rw_set_sg(&sgl[n],
+					    nth_page(bv->bv_page,
+						     off / PAGE_SIZE),
+					    len, offset_in_page(off), map)) {
+				ret = -ENOMEM;
+				goto undo;
+			}
 			done += len;
 			left -= len;
 		}
 	}
 	return n;
+
+undo:
+	if (map->dev)
+		rdma_rw_unmap_sg_entries(map->dev, sgl, n, map->dir);
+	return ret;
 }
 
 /*
  * Write the pieces of @iter into @sgl, which has room for @max_pieces: one
  * array, each entry written once (no sg_init_table() clearing it first)
- * and no sg_next() call per entry.  On a device with a segment boundary,
- * rdma_rw_bvec_count() has walked @iter and found @max_pieces.  Returns
- * how many were written, 0 when they did not fit.
+ * and no sg_next() call per entry, and mapped as it is written where @map
+ * says so.  On a device with a segment boundary, rdma_rw_bvec_count() has
+ * walked @iter and found @max_pieces.  Returns how many were written, 0
+ * when they did not fit, or -ENOMEM; on 0 or an error nothing stays mapped.
  */
-static u32 rdma_rw_bvec_fill_sgl(struct scatterlist *sgl, u32 max_pieces,
+static int rdma_rw_bvec_fill_sgl(struct scatterlist *sgl, u32 max_pieces,
 				 const struct bio_vec *bvecs, u32 nr_bvec,
 				 struct bvec_iter iter,
-				 const struct rdma_rw_dma_limits *lim)
+				 const struct rdma_rw_dma_limits *lim,
+				 const struct rdma_rw_sg_map *map)
 {
 	struct bio_vec piece = {};
-	u32 n;
+	int n;
 
 	if (lim->boundary == ULONG_MAX) {
 		n = rdma_rw_bvec_fill_segs(sgl, max_pieces, bvecs, nr_bvec,
-					   &iter, lim->max_len);
+					   &iter, lim->max_len, map);
 	} else {
 		for (n = 0; n < max_pieces; n++) {
 			rdma_rw_bvec_next(bvecs, nr_bvec, &iter, lim, &piece);
-			rdma_rw_set_sg(&sgl[n], piece.bv_page, piece.bv_len,
-				       piece.bv_offset);
+			if (!rdma_rw_set_sg(&sgl[n], piece.bv_page,
+					    piece.bv_len, piece.bv_offset,
+					    map)) {
+				if (map->dev)
+					rdma_rw_unmap_sg_entries(map->dev,
+								 sgl, n,
+								 map->dir);
+				return -ENOMEM;
+			}
 		}
 	}
-	if (n)
+	if (n > 0)
 		sg_init_marker(sgl, n);
 	return n;
 }
@@ -1055,25 +1110,51 @@ static void *rdma_rw_bvec_room(const struct sg_table *sgt)
 }
 
 /*
+ * A bio_vec I/O's scatterlist goes to the DMA layer whole where the layer
+ * may merge its entries (an IOMMU: one IOVA range and one IOTLB flush) and
+ * where it has P2PDMA pages, which only a list mapping takes.  Otherwise
+ * the layer would map each entry on its own all the same: each is mapped
+ * as it is written, one walk of the list instead of two.
+ */
+static bool rdma_rw_bvec_map_whole(struct ib_device *dev, bool p2pdma)
+{
+	return p2pdma ||
+	       (!ib_uses_virt_dma(dev) && dma_get_merge_boundary(dev->dma_device));
+}
+
+/* Undo the DMA mapping of a bio_vec I/O's scatterlist, as it was made. */
+static void rdma_rw_bvec_unmap_sgt(struct ib_device *dev,
+				   struct sg_table *sgt, bool whole,
+				   enum dma_data_direction dir)
+{
+	if (whole)
+		ib_dma_unmap_sgtable_attrs(dev, sgt, dir, 0);
+	else
+		rdma_rw_unmap_sg_entries(dev, sgt->sgl, sgt->orig_nents, dir);
+}
+
+/*
  * Map the pieces of @iter, at most @max_pieces, as one scatterlist, the way
- * the block layer hands a request over: one call into the DMA layer, which
- * an IOMMU may lay out as one range and which P2PDMA pages go through, and
- * from there on the scatterlist path.  The list takes one allocation with
- * room behind it for the SGE work requests or the registrations, whichever
- * the I/O may take, so that an I/O through MRs allocates once as the
- * scatterlist API's does; the context keeps it until it is destroyed.
- * Returns 0, with nothing allocated, when @iter has more pieces or
- * reaches past @nr_bvec entries, which rdma_rw_bvec_count() then tells.
+ * the block layer hands a request over, and from there on take the
+ * scatterlist path.  The list takes one allocation with room behind it
+ * for the SGE work requests or the registrations, whichever the I/O may
+ * take, so that an I/O through MRs allocates once as the scatterlist API's
+ * does; the context keeps it until it is destroyed.  Returns 0, with
+ * nothing allocated, when @iter has more pieces, reaches past @nr_bvec
+ * entries or has a P2PDMA page that @p2pdma did not tell, which
+ * rdma_rw_bvec_count() then tells.
  */
 static noinline int
 rdma_rw_init_bvec_sgl(struct rdma_rw_ctx *ctx, struct ib_qp *qp, u32 port_num,
 		      const struct bio_vec *bvecs, u32 nr_bvec,
-		      struct bvec_iter iter, u32 max_pieces,
+		      struct bvec_iter iter, u32 max_pieces, bool p2pdma,
 		      const struct rdma_rw_dma_limits *lim, u64 remote_addr,
 		      u32 rkey, enum dma_data_direction dir)
 {
 	size_t sgl_size = array_size(max_pieces, sizeof(struct scatterlist));
 	struct ib_device *dev = qp->device;
+	bool whole = rdma_rw_bvec_map_whole(dev, p2pdma);
+	struct rdma_rw_sg_map map = { .dev = whole ? NULL : dev, .dir = dir };
 	struct sg_table sgt = {};
 	size_t room_size = 0;
 	int ret;
@@ -1091,25 +1172,28 @@ rdma_rw_init_bvec_sgl(struct rdma_rw_ctx *ctx, struct ib_qp *qp, u32 port_num,
 		return -ENOMEM;
 
 	/* Fewer pieces leave more room, which starts right behind them. */
-	sgt.orig_nents = rdma_rw_bvec_fill_sgl(sgt.sgl, max_pieces, bvecs,
-					       nr_bvec, iter, lim);
-	if (!sgt.orig_nents) {
-		ret = 0;
+	ret = rdma_rw_bvec_fill_sgl(sgt.sgl, max_pieces, bvecs, nr_bvec, iter,
+				    lim, &map);
+	if (ret <= 0)
 		goto out_free;
+	sgt.orig_nents = ret;
+	sgt.nents = ret;
+	if (whole) {
+		ret = ib_dma_map_sgtable_attrs(dev, &sgt, dir, 0);
+		if (ret)
+			goto out_free;
 	}
-	ret = ib_dma_map_sgtable_attrs(qp->device, &sgt, dir, 0);
-	if (ret)
-		goto out_free;
 	ret = rdma_rw_init_sg_wrs(ctx, qp, port_num, sgt.sgl, sgt.nents, 0,
 				  rdma_rw_bvec_room(&sgt), remote_addr, rkey,
 				  dir);
 	if (ret < 0)
 		goto out_unmap;
 	ctx->sgt = sgt;
+	ctx->sgt_whole = whole;
 	return ret;
 
 out_unmap:
-	ib_dma_unmap_sgtable_attrs(qp->device, &sgt, dir, 0);
+	rdma_rw_bvec_unmap_sgt(dev, &sgt, whole, dir);
 out_free:
 	kvfree(sgt.sgl);
 	return ret;
@@ -1184,8 +1268,8 @@ rdma_rw_init_bvec_pieces(struct rdma_rw_ctx *ctx, struct ib_qp *qp,
 					   false)) {
 			ret = rdma_rw_init_bvec_sgl(ctx, qp, port_num, bvecs,
 						    nr_bvec, *iter, nr_pieces,
-						    &lim, remote_addr, rkey,
-						    dir);
+						    false, &lim, remote_addr,
+						    rkey, dir);
 			if (ret)
 				return ret;
 		}
@@ -1198,7 +1282,7 @@ rdma_rw_init_bvec_pieces(struct rdma_rw_ctx *ctx, struct ib_qp *qp,
 
 	if (rdma_rw_bvec_wants_sgl(qp, port_num, dir, nr_pieces, p2pdma))
 		return rdma_rw_init_bvec_sgl(ctx, qp, port_num, bvecs, nr_bvec,
-					     *iter, nr_pieces, &lim,
+					     *iter, nr_pieces, p2pdma, &lim,
 					     remote_addr, rkey, dir);
 	return rdma_rw_init_bvec_sges(ctx, qp, bvecs, nr_bvec, *iter,
 				      nr_pieces, &lim, remote_addr, rkey, dir);
@@ -1578,7 +1662,7 @@ static noinline void rdma_rw_destroy_bvec_pieces(struct rdma_rw_ctx *ctx,
 		return;
 	}
 	rdma_rw_free_wrs(ctx, qp);
-	ib_dma_unmap_sgtable_attrs(qp->device, &ctx->sgt, dir, 0);
+	rdma_rw_bvec_unmap_sgt(qp->device, &ctx->sgt, ctx->sgt_whole, dir);
 	kvfree(ctx->sgt.sgl);
 }
 

@@ -568,9 +568,9 @@ static void rw_expect_pool_whole(struct kunit *test, struct ib_mock *mock,
 /*
  * What init mapped, counted since @mark: the caller's whole list, as
  * passed, for the scatterlist API; for the bio_vec API one page mapping per
- * segment moved, or one scatterlist for registration or behind an IOMMU
- * (the mock merging entries).  Either way every byte to move is mapped in
- * the I/O's direction.
+ * segment moved, or one scatterlist behind an IOMMU (the mock merging
+ * entries), whether SGEs or MRs carry the I/O.  Either way every byte to
+ * move is mapped in the I/O's direction.
  */
 static void rw_expect_dma_init(struct kunit *test, struct ib_mock *mock,
 			       struct rw_buf *buf, u32 sg_offset,
@@ -582,8 +582,7 @@ static void rw_expect_dma_init(struct kunit *test, struct ib_mock *mock,
 
 	if (!mock->dma_counted)
 		return;
-	if (api == RW_BVEC && !mock->dma_merge &&
-	    !rw_expect_mr(mock->profile, nents, dir))
+	if (api == RW_BVEC && !mock->dma_merge)
 		maps = nents;
 	KUNIT_EXPECT_EQ(test, mock->dma_maps - mark->maps, maps);
 	KUNIT_EXPECT_EQ(test, mock->dma_live - mark->live, maps);
@@ -1681,6 +1680,8 @@ static const struct rw_fault rw_faults[] = {
 	  RW_WR, 5, 0, 1, .fail_dma_map = 3, .err = -ENOMEM },
 	{ "bvec: DMA mapping fails, MR I/O", RW_BVEC, &ib_mock_iwarp, RW_RD, 3,
 	  0, 1, .fail_dma_map = 1, .err = -ENOMEM },
+	{ "bvec: 3rd of 3 DMA mappings fails, MR I/O", RW_BVEC, &ib_mock_iwarp,
+	  RW_RD, 3, 0, 1, .fail_dma_map = 3, .err = -ENOMEM },
 	{ "bvec: no MR pool", RW_BVEC, &ib_mock_iwarp, RW_RD, 3, 0, 0,
 	  .err = -EINVAL },
 	{ "bvec: MR pool empty", RW_BVEC, &ib_mock_iwarp, RW_RD, 3, 0, 1, 1,

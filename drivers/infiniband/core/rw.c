@@ -388,8 +388,9 @@ static size_t rdma_rw_sge_wrs_size(u32 nr_sge, u32 max_sge)
  * Where the SGEs and work requests of a multi-SGE I/O go: into @room,
  * which the caller owns and sized with rdma_rw_sge_wrs_size(), work
  * requests first; else the SGEs into an array of their own and a lone
- * work request into the context, as most I/Os have, or several into a
- * second array.  The context owns the arrays.
+ * work request into the context, as most I/Os have, or several work
+ * requests and the SGEs into one allocation laid out as a room is.  The
+ * context owns the allocation.
  */
 static int rdma_rw_alloc_sge_wrs(struct rdma_rw_ctx *ctx, u32 nr_sge,
 				 u32 nr_ops, void *room)
@@ -400,18 +401,18 @@ static int rdma_rw_alloc_sge_wrs(struct rdma_rw_ctx *ctx, u32 nr_sge,
 		return 0;
 	}
 
-	ctx->sges = kmalloc_array(nr_sge, sizeof(*ctx->sges), GFP_KERNEL);
-	if (!ctx->sges)
-		return -ENOMEM;
 	if (nr_ops == 1) {
+		ctx->sges = kmalloc_array(nr_sge, sizeof(*ctx->sges),
+					  GFP_KERNEL);
 		ctx->wrs = &ctx->wr;
-		return 0;
+		return ctx->sges ? 0 : -ENOMEM;
 	}
-	ctx->wrs = kmalloc_array(nr_ops, sizeof(*ctx->wrs), GFP_KERNEL);
-	if (!ctx->wrs) {
-		kfree(ctx->sges);
+	ctx->wrs = kmalloc(size_add(array_size(nr_ops, sizeof(*ctx->wrs)),
+				    array_size(nr_sge, sizeof(*ctx->sges))),
+			   GFP_KERNEL);
+	if (!ctx->wrs)
 		return -ENOMEM;
-	}
+	ctx->sges = (struct ib_sge *)(ctx->wrs + nr_ops);
 	return 0;
 }
 
@@ -420,9 +421,11 @@ static void rdma_rw_free_sge_wrs(struct rdma_rw_ctx *ctx)
 	/* A bio_vec I/O's are in the allocation of its scatterlist. */
 	if (ctx->bvec)
 		return;
+	/* Several work requests share their SGEs' allocation. */
 	if (ctx->wrs != &ctx->wr)
 		kfree(ctx->wrs);
-	kfree(ctx->sges);
+	else
+		kfree(ctx->sges);
 }
 
 /*

@@ -1126,8 +1126,8 @@ static void *rdma_rw_bvec_room(const struct sg_table *sgt)
  */
 static bool rdma_rw_bvec_map_whole(struct ib_device *dev, bool p2pdma)
 {
-	return p2pdma ||
-	       (!ib_uses_virt_dma(dev) && dma_get_merge_boundary(dev->dma_device));
+	return p2pdma || (!ib_uses_virt_dma(dev) &&
+			  dma_get_merge_boundary(dev->dma_device));
 }
 
 /* Undo the DMA mapping of a bio_vec I/O's scatterlist, as it was made. */

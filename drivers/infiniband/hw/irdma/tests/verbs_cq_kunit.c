@@ -409,6 +409,8 @@ struct notify_case {
 static const struct notify_case notify_cases[] = {
 	{ "next completion", IB_CQ_NEXT_COMP, true },
 	{ "solicited", IB_CQ_SOLICITED, false },
+	{ "solicited, missed events reported",
+	  IB_CQ_SOLICITED | IB_CQ_REPORT_MISSED_EVENTS, false },
 };
 
 KUNIT_ARRAY_PARAM_DESC(notify, notify_cases, name);

@@ -2024,7 +2024,10 @@ static void rw_alloc_survived(struct kunit *test, struct ib_mock *mock,
  * second, and so on until an init makes fewer than that.  An init whose
  * allocation failed returns -ENOMEM with nothing mapped, posted or taken
  * from the pool, or survives the failure with a context that works; the
- * I/O after it works either way.
+ * I/O after it works either way.  A bio_vec I/O maps each of its 40
+ * pieces (the mock allocates per mapping), and the MR cases on x86_64
+ * reach 44 to 61 allocations more whose failure the init survives, a
+ * count that varies from boot to boot: the bound leaves room for both.
  */
 static void rw_test_alloc_fails(struct kunit *test)
 {
@@ -2048,7 +2051,7 @@ static void rw_test_alloc_fails(struct kunit *test)
 	if (pi)
 		rw_sig_prepare(&sig, buf->pages[f->nents], f->nents, false);
 
-	for (n = 1; n < 100; n++) {
+	for (n = 1; n < 200; n++) {
 		struct rw_dma_mark mark = rw_dma_mark(mock);
 		unsigned int posted = mock->nr_posted;
 		struct rdma_rw_ctx ctx;
@@ -2079,7 +2082,7 @@ static void rw_test_alloc_fails(struct kunit *test)
 		else
 			rw_do_io(test, mock, buf, f->offset, f->dir, f->api);
 	}
-	KUNIT_EXPECT_LT_MSG(test, n, 100, "init never got through");
+	KUNIT_EXPECT_LT_MSG(test, n, 200, "init never got through");
 	KUNIT_EXPECT_GT_MSG(test, refused, 0, "no allocation failed");
 	kunit_info(test, "%u slab allocations, %u of them refused the I/O\n",
 		   n - 1, refused);

@@ -376,12 +376,17 @@ rdma_rw_sg_to_sges(struct ib_qp *qp, struct scatterlist *sg, u32 nents,
 	}
 }
 
+/* Bytes for @nr_ops work requests and, behind them, @nr_sge SGEs. */
+static size_t rdma_rw_sge_wrs_bytes(u32 nr_sge, u32 nr_ops)
+{
+	return size_add(array_size(nr_ops, sizeof(struct ib_rdma_wr)),
+			array_size(nr_sge, sizeof(struct ib_sge)));
+}
+
 /* Bytes for the work requests and SGEs of @nr_sge SGEs, max_sge a WR. */
 static size_t rdma_rw_sge_wrs_size(u32 nr_sge, u32 max_sge)
 {
-	return size_add(array_size(rdma_rw_div_up(nr_sge, max_sge),
-				   sizeof(struct ib_rdma_wr)),
-			array_size(nr_sge, sizeof(struct ib_sge)));
+	return rdma_rw_sge_wrs_bytes(nr_sge, rdma_rw_div_up(nr_sge, max_sge));
 }
 
 /*
@@ -395,23 +400,19 @@ static size_t rdma_rw_sge_wrs_size(u32 nr_sge, u32 max_sge)
 static int rdma_rw_alloc_sge_wrs(struct rdma_rw_ctx *ctx, u32 nr_sge,
 				 u32 nr_ops, void *room)
 {
-	if (room) {
-		ctx->wrs = room;
-		ctx->sges = (struct ib_sge *)(ctx->wrs + nr_ops);
-		return 0;
-	}
-
-	if (nr_ops == 1) {
+	if (!room && nr_ops == 1) {
 		ctx->sges = kmalloc_array(nr_sge, sizeof(*ctx->sges),
 					  GFP_KERNEL);
 		ctx->wrs = &ctx->wr;
 		return ctx->sges ? 0 : -ENOMEM;
 	}
-	ctx->wrs = kmalloc(size_add(array_size(nr_ops, sizeof(*ctx->wrs)),
-				    array_size(nr_sge, sizeof(*ctx->sges))),
-			   GFP_KERNEL);
-	if (!ctx->wrs)
-		return -ENOMEM;
+	if (!room) {
+		room = kmalloc(rdma_rw_sge_wrs_bytes(nr_sge, nr_ops),
+			       GFP_KERNEL);
+		if (!room)
+			return -ENOMEM;
+	}
+	ctx->wrs = room;
 	ctx->sges = (struct ib_sge *)(ctx->wrs + nr_ops);
 	return 0;
 }

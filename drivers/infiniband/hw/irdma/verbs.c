@@ -1330,35 +1330,6 @@ static void irdma_qp_commit_state(struct irdma_qp *iwqp,
 	iwqp->ibqp_state = new_state;
 }
 
-/* Checks done before anything is changed, so a bad request changes nothing. */
-static int irdma_qp_roce_check_attr(struct irdma_qp *iwqp,
-				    const struct ib_qp_attr *attr,
-				    int attr_mask)
-{
-	struct irdma_hw_attrs *hw = &iwqp->iwdev->rf->sc_dev.hw_attrs;
-	struct ib_device *ibdev = &iwqp->iwdev->ibdev;
-
-	if ((attr_mask & IB_QP_PKEY_INDEX) &&
-	    attr->pkey_index >= IRDMA_PKEY_TBL_SZ)
-		return -EINVAL;
-
-	if ((attr_mask & IB_QP_MAX_QP_RD_ATOMIC) &&
-	    attr->max_rd_atomic > hw->max_hw_ord) {
-		ibdev_err(ibdev, "max_rd_atomic %u above max_hw_ord %u\n",
-			  attr->max_rd_atomic, hw->max_hw_ord);
-		return -EINVAL;
-	}
-
-	if ((attr_mask & IB_QP_MAX_DEST_RD_ATOMIC) &&
-	    attr->max_dest_rd_atomic > hw->max_hw_ird) {
-		ibdev_err(ibdev, "max_dest_rd_atomic %u above max_hw_ird %u\n",
-			  attr->max_dest_rd_atomic, hw->max_hw_ird);
-		return -EINVAL;
-	}
-
-	return 0;
-}
-
 /* Attributes that only update the software copy of the RoCE context. */
 static void irdma_qp_roce_set_attrs(struct irdma_qp *iwqp,
 				    const struct ib_qp_attr *attr,
@@ -1571,7 +1542,6 @@ static int irdma_qp_roce_next_state(struct irdma_qp *iwqp,
 		if (hw_state != IRDMA_QP_STATE_RTS)
 			return -EINVAL;
 		info->next_iwarp_state = IRDMA_QP_STATE_SQD;
-		iwqp->suspend_pending = true;
 		return IRDMA_QP_STEP_MODIFY;
 	case IB_QPS_SQE:
 	case IB_QPS_ERR:
@@ -1583,6 +1553,46 @@ static int irdma_qp_roce_next_state(struct irdma_qp *iwqp,
 	default:
 		return -EINVAL;
 	}
+}
+
+/* Checks done before anything is changed, so a bad request changes nothing. */
+static int irdma_qp_roce_check_attr(struct irdma_qp *iwqp,
+				    const struct ib_qp_attr *attr,
+				    int attr_mask)
+{
+	struct irdma_hw_attrs *hw = &iwqp->iwdev->rf->sc_dev.hw_attrs;
+	struct ib_device *ibdev = &iwqp->iwdev->ibdev;
+	struct irdma_modify_qp_info info = {};
+	unsigned long irqflags;
+	int step;
+
+	if ((attr_mask & IB_QP_PKEY_INDEX) &&
+	    attr->pkey_index >= IRDMA_PKEY_TBL_SZ)
+		return -EINVAL;
+
+	if ((attr_mask & IB_QP_MAX_QP_RD_ATOMIC) &&
+	    attr->max_rd_atomic > hw->max_hw_ord) {
+		ibdev_err(ibdev, "max_rd_atomic %u above max_hw_ord %u\n",
+			  attr->max_rd_atomic, hw->max_hw_ord);
+		return -EINVAL;
+	}
+
+	if ((attr_mask & IB_QP_MAX_DEST_RD_ATOMIC) &&
+	    attr->max_dest_rd_atomic > hw->max_hw_ird) {
+		ibdev_err(ibdev, "max_dest_rd_atomic %u above max_hw_ird %u\n",
+			  attr->max_dest_rd_atomic, hw->max_hw_ird);
+		return -EINVAL;
+	}
+
+	if (!(attr_mask & IB_QP_STATE))
+		return 0;
+
+	/* checked again when made: an event may move the QP in between */
+	spin_lock_irqsave(&iwqp->lock, irqflags);
+	step = irdma_qp_roce_next_state(iwqp, attr, attr_mask, &info);
+	spin_unlock_irqrestore(&iwqp->lock, irqflags);
+
+	return step < 0 ? step : 0;
 }
 
 /*
@@ -1606,6 +1616,8 @@ static int irdma_qp_roce_start_modify(struct irdma_qp *iwqp,
 			iwqp->ibqp_state = attr->qp_state;
 			goto unlock;
 		}
+		if (info->next_iwarp_state == IRDMA_QP_STATE_SQD)
+			iwqp->suspend_pending = true;
 		if (attr->qp_state == IB_QPS_RTS &&
 		    irdma_qp_wants_push_page(iwqp, udata)) {
 			/* the CQP command sleeps */

@@ -1631,6 +1631,107 @@ static void roce_modify_missing(struct kunit *test)
 	qp_env_done(&env);
 }
 
+struct roce_refused_case {
+	const char *name;
+	enum ib_qp_state from;		/* reached with roce_step() */
+	enum ib_qp_state to;
+	int mask;
+	bool ird_too_deep;		/* max_dest_rd_atomic past the device's */
+};
+
+static const struct roce_refused_case roce_refused_cases[] = {
+	{ "RTR, responder depth past the device's", IB_QPS_INIT, IB_QPS_RTR,
+	  ROCE_RTR_MASK, .ird_too_deep = true },
+	{ "RTR with a send PSN", IB_QPS_INIT, IB_QPS_RTR,
+	  ROCE_RTR_MASK | IB_QP_SQ_PSN },
+	{ "RTS from INIT", IB_QPS_INIT, IB_QPS_RTS, ROCE_RTS_MASK },
+};
+
+KUNIT_ARRAY_PARAM_DESC(roce_refused, roce_refused_cases, name);
+
+/* 2001:db8::c:d behind another MAC: a peer the QP has never had */
+static const struct in6_addr roce_other_dgid = {
+	.s6_addr = { 0x20, 0x01, 0x0d, 0xb8, 0, 0, 0, 0,
+		     0, 0, 0, 0, 0, 0x0c, 0, 0x0d },
+};
+
+static const u8 roce_other_dmac[ETH_ALEN] = {
+	0x02, 0x00, 0x5e, 0x10, 0x20, 0x31,
+};
+
+/* Every attribute a RoCE QP reports, none of them what roce_step() gave */
+static void roce_other_attrs(struct irdma_mock *mock, struct ib_qp_attr *attr,
+			     const struct roce_refused_case *c)
+{
+	const struct ib_device_attr *dev = &mock->iwdev->ibdev.attrs;
+
+	roce_all_attrs(mock, attr, c->to);
+	roce_ah_attr(mock, &attr->ah_attr, &roce_other_dgid, roce_other_dmac);
+	attr->qkey = ROCE_TEST_QKEY + 1;
+	attr->path_mtu = IB_MTU_4096;
+	attr->dest_qp_num = ROCE_TEST_DEST_QPN + 1;
+	attr->rq_psn = ROCE_TEST_RQ_PSN + 1;
+	attr->sq_psn = ROCE_TEST_SQ_PSN + 1;
+	attr->retry_cnt = ROCE_TEST_RETRY + 1;
+	attr->rnr_retry = ROCE_TEST_RNR_RETRY + 1;
+	attr->max_rd_atomic = 2;
+	attr->max_dest_rd_atomic = c->ird_too_deep ? dev->max_qp_rd_atom + 1 : 2;
+}
+
+/*
+ * A refused modify_qp changes nothing, whichever check refuses it: the
+ * transition, or a responder depth past what query_device offers (the
+ * initiator depth, a u8, cannot pass E810's 255).  query_qp reports every
+ * attribute as before, and the hardware hears of nothing: no MODIFY_QP,
+ * no ARP cache entry for the address vector, no work scheduler node.
+ * The QP then takes the transition as roce_step() gives it, and its
+ * context carries roce_step()'s attributes and, short of RTS, the send
+ * PSN it had.
+ */
+static void roce_modify_refused_keeps_attrs(struct kunit *test)
+{
+	const struct roce_refused_case *c = test->param_value;
+	struct ib_qp_attr attr, was, now;
+	struct ib_qp_init_attr init;
+	struct irdma_hw_qp hw;
+	enum ib_qp_state to;
+	struct qp_env env;
+	struct ib_qp *qp;
+	u64 wqes;
+
+	roce_env(test, &env);
+	qp = roce_qp_at(test, &env, IB_QPT_RC, c->from);
+	KUNIT_ASSERT_EQ(test, ib_query_qp(qp, &was, ~0, &init), 0);
+	wqes = irdma_hw_model_wqes(env.mock->hw);
+
+	roce_other_attrs(env.mock, &attr, c);
+	KUNIT_EXPECT_EQ(test, ib_modify_qp(qp, &attr, IB_QP_STATE | c->mask),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, irdma_hw_model_wqes(env.mock->hw), wqes);
+	KUNIT_ASSERT_EQ(test, ib_query_qp(qp, &now, ~0, &init), 0);
+	KUNIT_EXPECT_EQ(test, now.qp_state, was.qp_state);
+	KUNIT_EXPECT_EQ(test, now.qkey, was.qkey);
+	KUNIT_EXPECT_EQ(test, now.path_mtu, was.path_mtu);
+	KUNIT_EXPECT_EQ(test, now.dest_qp_num, was.dest_qp_num);
+	KUNIT_EXPECT_EQ(test, now.rq_psn, was.rq_psn);
+	KUNIT_EXPECT_EQ(test, now.sq_psn, was.sq_psn);
+	KUNIT_EXPECT_EQ(test, now.retry_cnt, was.retry_cnt);
+	KUNIT_EXPECT_EQ(test, now.rnr_retry, was.rnr_retry);
+	KUNIT_EXPECT_EQ(test, now.max_rd_atomic, was.max_rd_atomic);
+	KUNIT_EXPECT_EQ(test, now.max_dest_rd_atomic, was.max_dest_rd_atomic);
+	KUNIT_EXPECT_EQ(test, now.qp_access_flags, was.qp_access_flags);
+
+	for (to = c->from + 1; to <= c->to; to++)
+		KUNIT_ASSERT_EQ(test, roce_step(env.mock, qp, to, IB_MTU_1024,
+						&attr), 0);
+	model_qp(test, env.mock, qp, &hw);
+	expect_roce_path(test, &env, &hw, IB_MTU_1024);
+	KUNIT_EXPECT_EQ(test, hw.roce.psn_nxt,
+			c->to == IB_QPS_RTS ? ROCE_TEST_SQ_PSN : was.sq_psn);
+	KUNIT_EXPECT_EQ(test, ib_destroy_qp(qp), 0);
+	qp_env_done(&env);
+}
+
 struct ws_fail_case {
 	const char *name;
 	bool reset;	/* the TC change has rebuilt the work scheduler */
@@ -2222,6 +2323,8 @@ static struct kunit_case irdma_verbs_roce_cases[] = {
 	KUNIT_CASE_PARAM(roce_qp_err, roce_err_from_gen_params),
 	KUNIT_CASE_PARAM(roce_modify_bad, roce_bad_gen_params),
 	KUNIT_CASE_PARAM(roce_modify_missing, roce_missing_gen_params),
+	KUNIT_CASE_PARAM(roce_modify_refused_keeps_attrs,
+			 roce_refused_gen_params),
 	KUNIT_CASE_PARAM(roce_qp_ws_refused, ws_fail_gen_params),
 	KUNIT_CASE_PARAM(roce_ah, ah_gen_params),
 	KUNIT_CASE(roce_ah_ids_exhausted),

@@ -1995,6 +1995,35 @@ static const struct mcast_case mcast_cases[] = {
 
 KUNIT_ARRAY_PARAM_DESC(mcast, mcast_cases, name);
 
+#define MCAST_TEST_QPS	2
+
+/*
+ * The RoCE mock with MCAST_TEST_QPS UD QPs in INIT in @qp; returns the
+ * multicast group indices taken so far, for the end of the case.
+ */
+static unsigned long *mcast_env(struct kunit *test, struct qp_env *env,
+				struct ib_qp **qp)
+{
+	struct ib_qp_cap cap = { 16, 16, 1, 1, 0 };
+	struct ib_qp_attr attr;
+	unsigned long *mcgs;
+	u32 i, max;
+
+	roce_env(test, env);
+	max = env->mock->rf.max_mcg;
+	mcgs = kunit_kcalloc(test, BITS_TO_LONGS(max), sizeof(long),
+			     GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, mcgs);
+	bitmap_copy(mcgs, env->mock->rf.allocated_mcgs, max);
+	for (i = 0; i < MCAST_TEST_QPS; i++) {
+		qp[i] = create_qp(env, IB_QPT_UD, &cap, 0);
+		KUNIT_ASSERT_NOT_ERR_OR_NULL(test, qp[i]);
+		KUNIT_ASSERT_EQ(test, roce_step(env->mock, qp[i], IB_QPS_INIT,
+						IB_MTU_1024, &attr), 0);
+	}
+	return mcgs;
+}
+
 /* The one group the hardware has, with @n members: @qp[] */
 static void expect_mcg(struct kunit *test, struct irdma_mock *mock,
 		       const struct mcast_case *c, struct ib_qp **qp, u32 n)
@@ -2034,26 +2063,13 @@ static void expect_mcg(struct kunit *test, struct irdma_mock *mock,
 static void roce_mcast(struct kunit *test)
 {
 	const struct mcast_case *c = test->param_value;
-	struct ib_qp_cap cap = { 16, 16, 1, 1, 0 };
+	struct ib_qp *qp[MCAST_TEST_QPS];
 	union ib_gid gid = c->gid;
-	struct ib_qp_attr attr;
 	unsigned long *mcgs;
 	struct qp_env env;
-	struct ib_qp *qp[2];
-	u32 i, max;
+	u32 i;
 
-	roce_env(test, &env);
-	max = env.mock->rf.max_mcg;
-	mcgs = kunit_kcalloc(test, BITS_TO_LONGS(max), sizeof(long),
-			     GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, mcgs);
-	bitmap_copy(mcgs, env.mock->rf.allocated_mcgs, max);
-	for (i = 0; i < ARRAY_SIZE(qp); i++) {
-		qp[i] = create_qp(&env, IB_QPT_UD, &cap, 0);
-		KUNIT_ASSERT_NOT_ERR_OR_NULL(test, qp[i]);
-		KUNIT_ASSERT_EQ(test, roce_step(env.mock, qp[i], IB_QPS_INIT,
-						IB_MTU_1024, &attr), 0);
-	}
+	mcgs = mcast_env(test, &env, qp);
 
 	KUNIT_EXPECT_EQ(test, ib_attach_mcast(qp[0], &gid, 0), 0);
 	KUNIT_EXPECT_EQ(test, irdma_hw_model_op_count(env.mock->hw,
@@ -2073,7 +2089,67 @@ static void roce_mcast(struct kunit *test)
 						      IRDMA_HW_OP_DESTROY_MCG), 1);
 	KUNIT_EXPECT_EQ(test, irdma_hw_model_mcgs(env.mock->hw), 0);
 	KUNIT_EXPECT_TRUE(test, bitmap_equal(env.mock->rf.allocated_mcgs, mcgs,
-					     max));
+					     env.mock->rf.max_mcg));
+	for (i = 0; i < ARRAY_SIZE(qp); i++)
+		KUNIT_EXPECT_EQ(test, ib_destroy_qp(qp[i]), 0);
+	qp_env_done(&env);
+}
+
+struct mcast_fail_case {
+	const char *name;
+	u8 opcode;		/* the MCG command the hardware fails */
+	u32 member;		/* at the attach of qp[member] */
+};
+
+static const struct mcast_fail_case mcast_fail_cases[] = {
+	{ "CREATE_MCG of the first member", IRDMA_HW_OP_CREATE_MCG, 0 },
+	{ "MODIFY_MCG of the second member", IRDMA_HW_OP_MODIFY_MCG, 1 },
+};
+
+KUNIT_ARRAY_PARAM_DESC(mcast_fail, mcast_fail_cases, name);
+
+/*
+ * An attach the hardware fails gets -EIO and leaves the group as the
+ * hardware has it: without that member, or gone with its index given
+ * back when it was the first.  The same attach then goes through, and
+ * detaching both members destroys the group and gives its index back.
+ */
+static void roce_mcast_hw_refuses(struct kunit *test)
+{
+	const struct mcast_fail_case *f = test->param_value;
+	/* IPv4: roce_mcast shows the MAC of an IPv6 group */
+	const struct mcast_case *c = &mcast_cases[1];
+	struct ib_qp *qp[MCAST_TEST_QPS];
+	union ib_gid gid = c->gid;
+	unsigned long *mcgs;
+	struct qp_env env;
+	u32 i;
+
+	mcgs = mcast_env(test, &env, qp);
+
+	for (i = 0; i < f->member; i++)
+		KUNIT_ASSERT_EQ(test, ib_attach_mcast(qp[i], &gid, 0), 0);
+	irdma_hw_model_fail_next(env.mock->hw, f->opcode, QP_TEST_MAJ,
+				 QP_TEST_MIN);
+	KUNIT_EXPECT_EQ(test, ib_attach_mcast(qp[f->member], &gid, 0), -EIO);
+	if (f->member) {
+		expect_mcg(test, env.mock, c, qp, f->member);
+	} else {
+		KUNIT_EXPECT_EQ(test, irdma_hw_model_mcgs(env.mock->hw), 0);
+		KUNIT_EXPECT_TRUE(test,
+				  bitmap_equal(env.mock->rf.allocated_mcgs,
+					       mcgs, env.mock->rf.max_mcg));
+	}
+
+	KUNIT_EXPECT_EQ(test, ib_attach_mcast(qp[f->member], &gid, 0), 0);
+	for (i = f->member + 1; i < ARRAY_SIZE(qp); i++)
+		KUNIT_EXPECT_EQ(test, ib_attach_mcast(qp[i], &gid, 0), 0);
+	expect_mcg(test, env.mock, c, qp, ARRAY_SIZE(qp));
+	for (i = 0; i < ARRAY_SIZE(qp); i++)
+		KUNIT_EXPECT_EQ(test, ib_detach_mcast(qp[i], &gid, 0), 0);
+	KUNIT_EXPECT_EQ(test, irdma_hw_model_mcgs(env.mock->hw), 0);
+	KUNIT_EXPECT_TRUE(test, bitmap_equal(env.mock->rf.allocated_mcgs, mcgs,
+					     env.mock->rf.max_mcg));
 	for (i = 0; i < ARRAY_SIZE(qp); i++)
 		KUNIT_EXPECT_EQ(test, ib_destroy_qp(qp[i]), 0);
 	qp_env_done(&env);
@@ -2329,6 +2405,7 @@ static struct kunit_case irdma_verbs_roce_cases[] = {
 	KUNIT_CASE_PARAM(roce_ah, ah_gen_params),
 	KUNIT_CASE(roce_ah_ids_exhausted),
 	KUNIT_CASE_PARAM(roce_mcast, mcast_gen_params),
+	KUNIT_CASE_PARAM(roce_mcast_hw_refuses, mcast_fail_gen_params),
 	KUNIT_CASE_PARAM(roce_ud_send, ud_gen_params),
 	KUNIT_CASE(roce_ud_send_too_many_sges),
 	{}

@@ -368,6 +368,8 @@ def main():
     tree.git("update-ref", "refs/heads/series", parent)
     subprocess.run(["git", "-C", linux, "checkout", "-q", "-f", "series"],
                    check=True)
+    subprocess.run([os.path.join(os.path.dirname(__file__), "host-glue.sh"),
+                    linux], check=True)
     print(f"apply: {len(patches)} patches on base, branch series at "
           f"{parent[:12]}")
 

@@ -4,7 +4,8 @@
 # (base-rw.sh, base-irdma.sh, bench.sh).
 #
 # series_worktree <dir>: <dir> is a worktree of $LINUX with the branch
-# series checked out, detached, and every file as that branch has it.
+# series checked out, detached, and every file as that branch has it,
+# but for the host glue (host-glue.sh).
 # An existing worktree is reused, so that files that did not change keep
 # their times and make rebuilds only what the variant changes.
 series_worktree() {
@@ -16,4 +17,5 @@ series_worktree() {
 		git -C "$LINUX" worktree add -q --detach "$dir" series
 	fi
 	git -C "$dir" checkout -q -f --detach series
+	"$(dirname "${BASH_SOURCE[0]}")/host-glue.sh" "$dir"
 }

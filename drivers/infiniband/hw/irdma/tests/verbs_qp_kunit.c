@@ -2024,6 +2024,25 @@ static unsigned long *mcast_env(struct kunit *test, struct qp_env *env,
 	return mcgs;
 }
 
+static void mcast_env_done(struct kunit *test, struct qp_env *env,
+			   struct ib_qp **qp)
+{
+	u32 i;
+
+	for (i = 0; i < MCAST_TEST_QPS; i++)
+		KUNIT_EXPECT_EQ(test, ib_destroy_qp(qp[i]), 0);
+	qp_env_done(env);
+}
+
+/* No group in the hardware, and the group indices as @mcgs had them */
+static void expect_no_mcg(struct kunit *test, struct irdma_mock *mock,
+			  const unsigned long *mcgs)
+{
+	KUNIT_EXPECT_EQ(test, irdma_hw_model_mcgs(mock->hw), 0);
+	KUNIT_EXPECT_TRUE(test, bitmap_equal(mock->rf.allocated_mcgs, mcgs,
+					     mock->rf.max_mcg));
+}
+
 /* The one group the hardware has, with @n members: @qp[] */
 static void expect_mcg(struct kunit *test, struct irdma_mock *mock,
 		       const struct mcast_case *c, struct ib_qp **qp, u32 n)
@@ -2067,7 +2086,6 @@ static void roce_mcast(struct kunit *test)
 	union ib_gid gid = c->gid;
 	unsigned long *mcgs;
 	struct qp_env env;
-	u32 i;
 
 	mcgs = mcast_env(test, &env, qp);
 
@@ -2087,12 +2105,8 @@ static void roce_mcast(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ib_detach_mcast(qp[0], &gid, 0), 0);
 	KUNIT_EXPECT_EQ(test, irdma_hw_model_op_count(env.mock->hw,
 						      IRDMA_HW_OP_DESTROY_MCG), 1);
-	KUNIT_EXPECT_EQ(test, irdma_hw_model_mcgs(env.mock->hw), 0);
-	KUNIT_EXPECT_TRUE(test, bitmap_equal(env.mock->rf.allocated_mcgs, mcgs,
-					     env.mock->rf.max_mcg));
-	for (i = 0; i < ARRAY_SIZE(qp); i++)
-		KUNIT_EXPECT_EQ(test, ib_destroy_qp(qp[i]), 0);
-	qp_env_done(&env);
+	expect_no_mcg(test, env.mock, mcgs);
+	mcast_env_done(test, &env, qp);
 }
 
 struct mcast_fail_case {
@@ -2132,14 +2146,10 @@ static void roce_mcast_hw_refuses(struct kunit *test)
 	irdma_hw_model_fail_next(env.mock->hw, f->opcode, QP_TEST_MAJ,
 				 QP_TEST_MIN);
 	KUNIT_EXPECT_EQ(test, ib_attach_mcast(qp[f->member], &gid, 0), -EIO);
-	if (f->member) {
+	if (f->member)
 		expect_mcg(test, env.mock, c, qp, f->member);
-	} else {
-		KUNIT_EXPECT_EQ(test, irdma_hw_model_mcgs(env.mock->hw), 0);
-		KUNIT_EXPECT_TRUE(test,
-				  bitmap_equal(env.mock->rf.allocated_mcgs,
-					       mcgs, env.mock->rf.max_mcg));
-	}
+	else
+		expect_no_mcg(test, env.mock, mcgs);
 
 	KUNIT_EXPECT_EQ(test, ib_attach_mcast(qp[f->member], &gid, 0), 0);
 	for (i = f->member + 1; i < ARRAY_SIZE(qp); i++)
@@ -2147,12 +2157,8 @@ static void roce_mcast_hw_refuses(struct kunit *test)
 	expect_mcg(test, env.mock, c, qp, ARRAY_SIZE(qp));
 	for (i = 0; i < ARRAY_SIZE(qp); i++)
 		KUNIT_EXPECT_EQ(test, ib_detach_mcast(qp[i], &gid, 0), 0);
-	KUNIT_EXPECT_EQ(test, irdma_hw_model_mcgs(env.mock->hw), 0);
-	KUNIT_EXPECT_TRUE(test, bitmap_equal(env.mock->rf.allocated_mcgs, mcgs,
-					     env.mock->rf.max_mcg));
-	for (i = 0; i < ARRAY_SIZE(qp); i++)
-		KUNIT_EXPECT_EQ(test, ib_destroy_qp(qp[i]), 0);
-	qp_env_done(&env);
+	expect_no_mcg(test, env.mock, mcgs);
+	mcast_env_done(test, &env, qp);
 }
 
 /*

@@ -224,14 +224,19 @@ static struct t10_pi_tuple sig_expected(const struct ib_sig_sw_interval *iv,
 	};
 }
 
-/* Tuples marked "do not check" by T10's escape values. */
+/*
+ * Tuples marked "do not check" by T10's escape values.  app_escape alone
+ * is the Type 1 and 2 rule, an application tag of all ones; with
+ * ref_escape it is the Type 3 rule, which needs the reference tag all
+ * ones too.  ref_escape alone escapes nothing, as on mlx5, whose BSF has
+ * an application tag escape and an application and reference tag escape.
+ */
 static bool sig_escaped(const struct ib_t10_dif_domain *dif,
 			const struct t10_pi_tuple *t)
 {
-	if (t->app_tag != cpu_to_be16(0xffff))
+	if (!dif->app_escape || t->app_tag != T10_PI_APP_ESCAPE)
 		return false;
-	return dif->app_escape ||
-	       (dif->ref_escape && t->ref_tag == cpu_to_be32(0xffffffff));
+	return !dif->ref_escape || t->ref_tag == T10_PI_REF_ESCAPE;
 }
 
 /*
@@ -283,14 +288,15 @@ static bool sig_verify(const struct ib_sig_sw_interval *iv,
 		return sig_fail(err, IB_SIG_BAD_GUARD,
 				be16_to_cpu(want.guard_tag),
 				be16_to_cpu(got->guard_tag), offset);
-	if ((be16_to_cpu(got->app_tag) ^ be16_to_cpu(want.app_tag)) & app)
-		return sig_fail(err, IB_SIG_BAD_APPTAG,
-				be16_to_cpu(want.app_tag),
-				be16_to_cpu(got->app_tag), offset);
+	/* A tuple wrong in more than one tag reports as mlx5 ranks them. */
 	if ((be32_to_cpu(got->ref_tag) ^ be32_to_cpu(want.ref_tag)) & ref)
 		return sig_fail(err, IB_SIG_BAD_REFTAG,
 				be32_to_cpu(want.ref_tag),
 				be32_to_cpu(got->ref_tag), offset);
+	if ((be16_to_cpu(got->app_tag) ^ be16_to_cpu(want.app_tag)) & app)
+		return sig_fail(err, IB_SIG_BAD_APPTAG,
+				be16_to_cpu(want.app_tag),
+				be16_to_cpu(got->app_tag), offset);
 	return true;
 }
 
@@ -324,8 +330,9 @@ static void sig_fill(const struct ib_sig_sw_interval *iv,
  * @src:	the source domain's tuple, NULL when that domain has no PI
  * @dst:	where the destination domain's tuple goes, NULL when that
  *		domain has no PI; it may be @src
- * @offset:	the byte offset of the interval in the wire stream, for
- *		@err
+ * @offset:	where @err places the interval: its index times the
+ *		interval plus a tuple, whether or not the wire carries PI,
+ *		which is how iser and isert find the failing block
  * @err:	where an error goes: its type, the expected and actual
  *		values and @offset; its key is left to the caller
  *

@@ -52,7 +52,8 @@ static bool pi_move(const struct ib_mock_pi_io *io, bool to_wire,
 		if (!ib_sig_sw_interval_end(&iv, to_wire,
 					    to_wire ? mem_t : wire_t,
 					    to_wire ? wire_t : mem_t,
-					    block * stride, &e) && clean) {
+					    block * (interval + PI_TUPLE),
+					    &e) && clean) {
 			*err = e;
 			clean = false;
 		}
@@ -63,8 +64,8 @@ static bool pi_move(const struct ib_mock_pi_io *io, bool to_wire,
 /**
  * ib_mock_pi_to_wire - move data from memory to the wire (RDMA WRITE)
  * @io:		the transfer; ib_sig_sw_validate() accepted its attributes
- * @err:	where the first PI error goes; its offset is the byte offset
- *		of the failing interval in the wire stream, its key unset
+ * @err:	where the first PI error goes; its offset is the failing
+ *		interval's index times the interval plus a tuple, key unset
  *
  * Return: true if no PI error was found.
  */

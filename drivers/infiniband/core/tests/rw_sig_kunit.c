@@ -685,8 +685,9 @@ static void sig_test_corrupt(struct kunit *test)
 
 	KUNIT_EXPECT_EQ(test, status.fail_status, IB_MR_CHECK_SIG_STATUS);
 	KUNIT_EXPECT_EQ(test, status.sig_err.err_type, types[c->fault]);
+	/* iser and isert divide the offset by the block plus its tuple. */
 	KUNIT_EXPECT_EQ(test, status.sig_err.sig_err_offset,
-			SIG_BAD_BLOCK * stride);
+			SIG_BAD_BLOCK * (512 + SIG_TUPLE));
 	KUNIT_EXPECT_EQ(test, status.sig_err.key, mr->lkey);
 	if (c->fault == SIG_BAD_DATA) {
 		KUNIT_EXPECT_EQ(test, status.sig_err.expected,
@@ -1249,21 +1250,41 @@ static void sig_test_unchecked_status(struct kunit *test)
 }
 
 /*
- * T10 escapes: an application tag of 0xffff turns checking off for the
- * interval with app_escape; with ref_escape alone, only together with a
- * reference tag of 0xffffffff.
+ * Whether a protection type disables checking for a tuple, as SBC-4 puts
+ * it (and block/t10-pi.c verifies): Types 1 and 2 skip a block whose
+ * application tag is FFFFh, Type 3 only when its reference tag is also
+ * FFFFFFFFh.  Type 0 stands for attributes that ask for no escape.
+ */
+static bool sig_t10_escaped(int type, __be16 app, __be32 ref)
+{
+	if (!type || app != T10_PI_APP_ESCAPE)
+		return false;
+	return type != 3 || ref == T10_PI_REF_ESCAPE;
+}
+
+/*
+ * T10 escapes, with the escape flags nvme-rdma, nvmet-rdma, iser and
+ * isert set for each type: app_escape for Types 1 and 2, app_escape and
+ * ref_escape for Type 3.  A tuple with a bad guard is reported unless
+ * sig_t10_escaped() says the type skips it.  ref_escape alone, which no
+ * ULP sets, escapes nothing: mlx5's BSF has no reference-only escape.
  */
 static void sig_test_escapes(struct kunit *test)
 {
 	static const struct {
+		int type;
 		bool app_escape, ref_escape;
+		u16 app_tag;
 		u32 ref_tag;
-		bool reported;
 	} cases[] = {
-		{ true, false, 0, false },
-		{ false, true, 0xffffffff, false },
-		{ false, true, 0, true },
-		{ false, false, 0xffffffff, true },
+		{ 1, true, false, 0xffff, 0 },
+		{ 1, true, false, 0xffff, 0xffffffff },
+		{ 1, true, false, 0, 0xffffffff },
+		{ 3, true, true, 0xffff, 0 },
+		{ 3, true, true, 0xffff, 0xffffffff },
+		{ 3, true, true, 0xfffe, 0xffffffff },
+		{ 0, false, true, 0xffff, 0xffffffff },
+		{ 0, false, false, 0xffff, 0xffffffff },
 	};
 	struct ib_mock *mock = sig_mock(test, SIG_CTXS);
 	size_t prot_len = SIG_DATA_LEN / 512 * SIG_TUPLE;
@@ -1279,20 +1300,24 @@ static void sig_test_escapes(struct kunit *test)
 	KUNIT_ASSERT_NOT_NULL(test, prot);
 	KUNIT_ASSERT_NOT_NULL(test, wire);
 	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		struct t10_pi_tuple bad = {
+			.guard_tag = cpu_to_be16(0xdead),
+			.app_tag = cpu_to_be16(cases[i].app_tag),
+			.ref_tag = cpu_to_be32(cases[i].ref_tag),
+		};
+		bool escaped = sig_t10_escaped(cases[i].type, bad.app_tag,
+					       bad.ref_tag);
+
 		sig_case_attrs(&sc, &attrs);
 		attrs.mem.sig.dif.app_escape = cases[i].app_escape;
 		attrs.mem.sig.dif.ref_escape = cases[i].ref_escape;
 		sig_stage(mock, buf, &attrs, DMA_TO_DEVICE, (u8 *)prot, wire);
-		prot[SIG_BAD_BLOCK] = (struct t10_pi_tuple) {
-			.guard_tag = cpu_to_be16(0xdead),
-			.app_tag = cpu_to_be16(0xffff),
-			.ref_tag = cpu_to_be32(cases[i].ref_tag),
-		};
+		prot[SIG_BAD_BLOCK] = bad;
 		sig_copy_sg(buf->prot_sg, buf->prot_nents, (u8 *)prot,
 			    prot_len, true);
 		sig_do_io(test, mock, buf, &attrs, DMA_TO_DEVICE, &status, &mr);
-		KUNIT_EXPECT_EQ_MSG(test, status.fail_status == 0,
-				    !cases[i].reported, "case %u", i);
+		KUNIT_EXPECT_EQ_MSG(test, status.fail_status == 0, escaped,
+				    "case %u", i);
 	}
 }
 
@@ -1454,7 +1479,7 @@ KUNIT_DEFINE_ACTION_WRAPPER(sig_put_disk, put_disk, struct gendisk *);
 
 static struct gendisk *sig_pi_disk(struct kunit *test,
 				   enum blk_integrity_checksum csum,
-				   u32 interval)
+				   u32 interval, unsigned char flags)
 {
 	struct queue_limits lim = {
 		.logical_block_size = interval,
@@ -1462,7 +1487,7 @@ static struct gendisk *sig_pi_disk(struct kunit *test,
 			.csum_type = csum,
 			.tuple_size = sizeof(struct t10_pi_tuple),
 			.interval_exp = ilog2(interval),
-			.flags = BLK_INTEGRITY_REF_TAG,
+			.flags = flags,
 		},
 	};
 	struct gendisk *disk = blk_alloc_disk(&lim, NUMA_NO_NODE);
@@ -1547,7 +1572,8 @@ static void sig_test_engine_vs_block(struct kunit *test)
 
 	for (i = 0; i < ARRAY_SIZE(cases); i++) {
 		struct gendisk *disk = sig_pi_disk(test, cases[i].csum,
-						   cases[i].interval);
+						   cases[i].interval,
+						   BLK_INTEGRITY_REF_TAG);
 		u32 n = cases[i].interval, blocks = SIG_DATA_LEN / n;
 		struct ib_sig_attrs attrs = {
 			.check_mask = IB_SIG_CHECK_GUARD | IB_SIG_CHECK_REFTAG,
@@ -1599,6 +1625,85 @@ static void sig_test_engine_vs_block(struct kunit *test)
 		}
 	}
 }
+
+/*
+ * T10 escapes as block/t10-pi.c applies them: a tuple with a bad guard
+ * under each escape value, judged by the block layer when it verifies a
+ * READ on a Type 1 disk (reference tags) or a Type 3 disk (none), and by
+ * the engine with the escape flags nvme-rdma and isert set for the type:
+ * app_escape, and ref_escape too for Type 3.  The two must agree.
+ */
+static void sig_test_escapes_vs_block(struct kunit *test)
+{
+	static const struct {
+		bool type3;
+		u16 app_tag;
+		u32 ref_tag;
+	} cases[] = {
+		{ false, 0xffff, 0 },
+		{ false, 0xffff, 0xffffffff },
+		{ false, 0x1234, 0xffffffff },
+		{ true, 0xffff, 0 },
+		{ true, 0xffff, 0xffffffff },
+		{ true, 0xfffe, 0xffffffff },
+	};
+	const sector_t sector = 0x1357;
+	size_t prot_len = SIG_DATA_LEN / 512 * SIG_TUPLE;
+	struct sig_buf *buf = sig_buf_alloc(test, prot_len);
+	u8 *prot = kunit_kmalloc(test, prot_len, GFP_KERNEL);
+	u8 *wire = kunit_kmalloc(test, SIG_DATA_LEN, GFP_KERNEL);
+	struct t10_pi_tuple *t = (void *)(prot + SIG_BAD_BLOCK * SIG_TUPLE);
+	u32 i;
+
+	KUNIT_ASSERT_NOT_NULL(test, prot);
+	KUNIT_ASSERT_NOT_NULL(test, wire);
+	sig_copy_sg(buf->data_sg, buf->data_nents, buf->ref_data,
+		    SIG_DATA_LEN, true);
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		bool type3 = cases[i].type3;
+		struct gendisk *disk = sig_pi_disk(test, BLK_INTEGRITY_CSUM_CRC,
+						   512, type3 ? 0 :
+						   BLK_INTEGRITY_REF_TAG);
+		struct ib_sig_attrs attrs = {
+			.check_mask = IB_SIG_CHECK_GUARD | IB_SIG_CHECK_APPTAG |
+				      IB_SIG_CHECK_REFTAG,
+			.mem.sig_type = IB_SIG_TYPE_T10_DIF,
+			.mem.sig.dif = {
+				.bg_type = IB_T10DIF_CRC,
+				.pi_interval = 512,
+				.ref_tag = type3 ? 0 : sector,
+				.ref_remap = !type3,
+				.app_escape = true,
+				.ref_escape = type3,
+				.apptag_check_mask = 0xffff,
+			},
+		};
+		struct ib_mock_pi_io io = {
+			.attrs = &attrs,
+			.data = buf->ref_data,
+			.prot = prot,
+			.wire = wire,
+			.data_len = SIG_DATA_LEN,
+		};
+		struct ib_sig_err err;
+		struct bio *bio;
+		bool block_ok;
+
+		/* Every tuple as the block layer generates it, one spoiled. */
+		bio = sig_pi_bio(test, disk, buf, REQ_OP_WRITE, sector);
+		memcpy(prot, bvec_virt(bio_integrity(bio)->bip_vec), prot_len);
+		sig_pi_bio_end(bio);
+		t->guard_tag ^= cpu_to_be16(0x8001);
+		t->app_tag = cpu_to_be16(cases[i].app_tag);
+		t->ref_tag = cpu_to_be32(cases[i].ref_tag);
+
+		bio = sig_pi_bio(test, disk, buf, REQ_OP_READ, sector);
+		memcpy(bvec_virt(bio_integrity(bio)->bip_vec), prot, prot_len);
+		block_ok = sig_pi_bio_end(bio) == BLK_STS_OK;
+		KUNIT_EXPECT_EQ_MSG(test, ib_mock_pi_to_wire(&io, &err),
+				    block_ok, "case %u", i);
+	}
+}
 #endif /* CONFIG_BLK_DEV_INTEGRITY */
 
 static int sig_suite_init(struct kunit_suite *suite)
@@ -1643,6 +1748,7 @@ static struct kunit_case sig_test_cases[] = {
 	KUNIT_CASE(sig_test_engine),
 #if IS_ENABLED(CONFIG_BLK_DEV_INTEGRITY)
 	KUNIT_CASE(sig_test_engine_vs_block),
+	KUNIT_CASE(sig_test_escapes_vs_block),
 #endif
 	{}
 };

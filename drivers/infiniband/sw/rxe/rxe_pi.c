@@ -22,6 +22,11 @@
  * As on mlx5, a PI error does not fail the work request: the first one is
  * kept for ib_check_mr_status(), and an MR whose status was not checked
  * cannot be registered again.
+ *
+ * The signature attributes take effect when REG_MR_INTEGRITY executes,
+ * as mlx5 copies them into its UMR work request: work requests posted
+ * before it still run under the old ones.  Every access holds the MR's
+ * lock from start to end, so it sees one layout, never half of a new one.
  */
 #include <linux/highmem.h>
 #include <rdma/ib_sig_sw.h>
@@ -53,12 +58,13 @@ struct rxe_pi_seg {
  * @nr_meta:	PI segments mapped
  * @data_len:	bytes of data mapped
  * @meta_len:	bytes of PI mapped
- * @attrs:	the signature attributes as REG_MR_INTEGRITY found them
+ * @posted:	the signature attributes of the REG_MR_INTEGRITY posted last
+ * @attrs:	the signature attributes of the one executed last
  * @wire_len:	bytes the key exposes
  * @interval:	the protection interval, 0 when no domain carries PI
  * @stride:	bytes per interval on the wire
  * @tuple:	a wire tuple arriving in pieces
- * @lock:	guards the status below
+ * @lock:	guards everything here but the lists' room
  * @checked:	the status was checked since the last registration
  * @err_found:	@err holds an error not yet reported
  * @err:	the first PI error since the status was last checked
@@ -72,12 +78,13 @@ struct rxe_pi_mr {
 	u32 nr_meta;
 	u64 data_len;
 	u64 meta_len;
+	struct ib_sig_attrs posted;
 	struct ib_sig_attrs attrs;
 	u64 wire_len;
 	u32 interval;
 	u32 stride;
 	u8 tuple[PI_TUPLE];
-	spinlock_t lock;	/* the status: checked, err_found, err */
+	spinlock_t lock;	/* the layout, the tuple and the status */
 	bool checked;
 	bool err_found;
 	struct ib_sig_err err;
@@ -141,15 +148,13 @@ static bool pi_wire_has_pi(const struct rxe_pi_mr *pi)
 static void pi_record(struct rxe_mr *mr, const struct ib_sig_err *err)
 {
 	struct rxe_pi_mr *pi = mr->pi;
-	unsigned long flags;
 
-	spin_lock_irqsave(&pi->lock, flags);
+	lockdep_assert_held(&pi->lock);
 	if (!pi->err_found) {
 		pi->err = *err;
 		pi->err.key = mr->lkey;
 		pi->err_found = true;
 	}
-	spin_unlock_irqrestore(&pi->lock, flags);
 }
 
 /*
@@ -182,7 +187,8 @@ static int pi_interval_end(struct rxe_mr *mr, u32 block, bool to_wire,
 	src = to_wire ? (mem_pi ? &mem_t : NULL) : (void *)wire_src;
 	dst = to_wire ? wire_dst : (mem_pi ? &mem_t : NULL);
 	if (!ib_sig_sw_interval_end(&iv, to_wire, src, dst,
-				    (u64)block * pi->stride, &err))
+				    (u64)block * (pi->interval + PI_TUPLE),
+				    &err))
 		pi_record(mr, &err);
 	if (mem_pi && !to_wire)
 		return pi_seg_walk(pi->meta, pi->nr_meta, (u64)block * PI_TUPLE,
@@ -220,6 +226,9 @@ static int pi_move(struct rxe_mr *mr, u64 off, u8 *buf, u32 len,
 			if (!ret && !wire_pi && in + n == pi->interval)
 				ret = pi_interval_end(mr, block, to_wire, NULL,
 						      NULL);
+		} else if (in - pi->interval >= PI_TUPLE) {
+			/* Never, with both from one registration: a bound. */
+			return -EFAULT;
 		} else if (to_wire) {
 			in -= pi->interval;
 			n = min_t(u32, len, PI_TUPLE - in);
@@ -253,7 +262,7 @@ static int pi_move(struct rxe_mr *mr, u64 off, u8 *buf, u32 len,
  */
 int rxe_pi_check_range(struct rxe_mr *mr, u64 iova, size_t length)
 {
-	u64 wire_len = mr->pi->wire_len;
+	u64 wire_len = READ_ONCE(mr->pi->wire_len);
 
 	if (iova > wire_len || length > wire_len - iova)
 		return -EINVAL;
@@ -274,13 +283,19 @@ int rxe_pi_copy(struct rxe_mr *mr, u64 iova, void *addr, unsigned int length,
 		enum rxe_mr_copy_dir dir)
 {
 	struct rxe_pi_mr *pi = mr->pi;
+	unsigned long flags;
+	int ret;
 
+	spin_lock_irqsave(&pi->lock, flags);
 	if (rxe_pi_check_range(mr, iova, length))
-		return -EINVAL;
-	if (!pi->interval)
-		return pi_seg_walk(pi->data, pi->nr_data, iova, addr, length,
-				   dir == RXE_TO_MR_OBJ, NULL);
-	return pi_move(mr, iova, addr, length, dir == RXE_FROM_MR_OBJ);
+		ret = -EINVAL;
+	else if (!pi->interval)
+		ret = pi_seg_walk(pi->data, pi->nr_data, iova, addr, length,
+				  dir == RXE_TO_MR_OBJ, NULL);
+	else
+		ret = pi_move(mr, iova, addr, length, dir == RXE_FROM_MR_OBJ);
+	spin_unlock_irqrestore(&pi->lock, flags);
+	return ret;
 }
 
 /**
@@ -294,9 +309,9 @@ int rxe_pi_copy(struct rxe_mr *mr, u64 iova, void *addr, unsigned int length,
  * IB_QP_CREATE_INTEGRITY_EN, for an MR that is not an integrity MR, with
  * atomic, flush or MW bind access, before the status of the last
  * registration was checked, or with signature attributes the engine
- * cannot run on the mapped data and PI.  Accepted, the MR takes the
- * attributes as they are now, and its status is unchecked until
- * ib_check_mr_status().
+ * cannot run on the mapped data and PI.  Accepted, the attributes as
+ * they are now wait for the work request to execute, and the MR's status
+ * is unchecked until ib_check_mr_status().
  *
  * Return: 0, or -EINVAL.
  */
@@ -324,12 +339,36 @@ int rxe_pi_post_reg(struct rxe_qp *qp, const struct ib_send_wr *ibwr)
 	spin_lock_irqsave(&pi->lock, flags);
 	if (pi->checked) {
 		pi->checked = false;
-		pi->attrs = *attrs;
-		pi->wire_len = ib_sig_sw_wire_len(attrs, pi->data_len);
-		pi->interval = ib_sig_sw_pi_interval(attrs);
+		pi->posted = *attrs;
+		ret = 0;
+	}
+	spin_unlock_irqrestore(&pi->lock, flags);
+	return ret;
+}
+
+/**
+ * rxe_pi_reg_exec - give an integrity MR the signature attributes of the
+ *	REG_MR_INTEGRITY that executes now
+ * @mr:		the integrity MR, not yet valid
+ *
+ * Return: 0, or -EINVAL when the MR was mapped again since the post, to
+ * data the attributes do not fit.
+ */
+int rxe_pi_reg_exec(struct rxe_mr *mr)
+{
+	struct rxe_pi_mr *pi = mr->pi;
+	unsigned long flags;
+	int ret;
+
+	spin_lock_irqsave(&pi->lock, flags);
+	ret = ib_sig_sw_validate(&pi->posted, pi->data_len, pi->meta_len);
+	if (!ret) {
+		pi->attrs = pi->posted;
+		pi->interval = ib_sig_sw_pi_interval(&pi->attrs);
 		pi->stride = pi->interval +
 			     (pi_wire_has_pi(pi) ? PI_TUPLE : 0);
-		ret = 0;
+		WRITE_ONCE(pi->wire_len,
+			   ib_sig_sw_wire_len(&pi->attrs, pi->data_len));
 	}
 	spin_unlock_irqrestore(&pi->lock, flags);
 	return ret;
@@ -391,8 +430,10 @@ int rxe_map_mr_sg_pi(struct ib_mr *ibmr, struct scatterlist *data_sg,
 		     unsigned int *meta_sg_offset)
 {
 	struct rxe_pi_mr *pi = to_rmr(ibmr)->pi;
+	unsigned long flags;
 	int ret;
 
+	spin_lock_irqsave(&pi->lock, flags);
 	pi_unmap(pi);
 	ret = pi_map_segs(pi->data, pi->max_data, &pi->nr_data,
 			  &pi->data_len, data_sg, data_sg_nents,
@@ -401,10 +442,11 @@ int rxe_map_mr_sg_pi(struct ib_mr *ibmr, struct scatterlist *data_sg,
 		ret = pi_map_segs(pi->meta, pi->max_meta, &pi->nr_meta,
 				  &pi->meta_len, meta_sg, meta_sg_nents,
 				  meta_sg_offset);
-	if (ret) {
+	if (ret)
 		pi_unmap(pi);
+	spin_unlock_irqrestore(&pi->lock, flags);
+	if (ret)
 		return ret;
-	}
 
 	ibmr->iova = 0;
 	ibmr->length = pi->data_len + pi->meta_len;

@@ -177,6 +177,21 @@ logs_clean() {
 	return $rc
 }
 
+# rxe_pi's hostile peer (rxe_pi_hostile_peer): <passed> of <cases> cases
+# passed, at least one ran, and the kernel log of the rxe_pi suite has
+# no WARN, BUG or KASAN report.
+rxe_hostile_clean() {
+	local passed=$1 cases=$2 log=$3 suite
+
+	[ "$cases" -gt 0 ] && [ "$passed" = "$cases" ] || {
+		echo "$passed of $cases hostile-peer cases passed"
+		return 1
+	}
+	suite=$(awk '/# Subtest: rxe_pi$/, /ok [0-9]+ rxe_pi$/' "$log")
+	[ -n "$suite" ] || { echo "no rxe_pi suite in $log"; return 1; }
+	! echo "$suite" | grep -E 'WARNING:|BUG:|KASAN:'
+}
+
 # Lockdep had nothing to report: no lock order or state it could not
 # prove, no sleep where that is not allowed, and it was still on at the
 # end (configs/x86-debug.config, configs/um-debug.config).
@@ -406,6 +421,11 @@ echo "check: Linux $(make -s -C "$LINUX" kernelversion) + $(patch_msgs | wc -l) 
 
 run_kunit "$OBJ_UM" kunit
 run_kunit "$OBJ_X86" x86-kunit x86_64
+read -r hostile_passed hostile_cases < <(python3 "$here/kunit_results.py" \
+	"$OBJ_UM/kunit.json" --case rxe_pi.rxe_pi_hostile_peer 2>/dev/null ||
+	echo 0 0)
+check "rxe hostile: $hostile_cases accesses through integrity keys, each through the engine or an error completion, no WARN" \
+	rxe_hostile_clean "$hostile_passed" "$hostile_cases" "$OBJ_UM/test.log"
 check "lockdep: UML KUnit kernel, PROVE_LOCKING and DEBUG_ATOMIC_SLEEP, no report" \
 	lockdep_clean "$OBJ_UM/test.log"
 check "lockdep: x86_64 KUnit kernel, PROVE_LOCKING and DEBUG_ATOMIC_SLEEP, no report" \

@@ -13,6 +13,9 @@ could not run here.
 A benchmark suite (named *_bench) is reported apart, "PASS bench ...",
 and counts as one check, passed if every one of its cases passed: its
 cases measure, they are not tests of their own.
+
+kunit_results.py <json> --case <suite>.<case> prints "<passed> <total>"
+of that one case, parameterized ones counted one by one.
 """
 import json
 import sys
@@ -42,9 +45,20 @@ def report(kind, label, suite):
     return passed, len(failed) + (not results)
 
 
+def count_case(root, path):
+    """(passed, total) of the leaf cases of one suite's case."""
+    suite, case = path.split(".", 1)
+    leaves = [s for g in root["sub_groups"] if g["name"] == suite
+              for n, s in cases(g) if n == case or n.startswith(case + ".")]
+    return sum(s == "PASS" for s in leaves), len(leaves)
+
+
 def main():
     with open(sys.argv[1]) as f:
         root = json.load(f)
+    if sys.argv[2:3] == ["--case"]:
+        print(*count_case(root, sys.argv[3]))
+        return
     label = "".join(a + " " for a in sys.argv[2:3])
     passed = failed = 0
     for suite in root["sub_groups"]:

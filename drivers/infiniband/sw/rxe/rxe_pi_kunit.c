@@ -18,7 +18,9 @@
 #include <rdma/ib_cache.h>
 #include <rdma/ib_verbs.h>
 
+#include "rxe.h"
 #include "rxe_net.h"
+#include "rxe_queue.h"
 
 #define PI_DEV_NAME	"rxe_pi_kunit"
 #define PI_TUPLE	sizeof(struct t10_pi_tuple)
@@ -28,6 +30,19 @@
 /* The device, made once for the suite. */
 static struct ib_device *pi_dev;
 static bool pi_opened_lo;
+
+/*
+ * A peer and the QP that answers it: @victim stands for a host's QP, in
+ * the PD of the test's integrity MR, granting every remote access a QP
+ * can grant, so that only the MR's own rules stand between the peer and
+ * the MR; @peer is a plain RC QP, as a target or any other host has.
+ */
+struct pi_peer {
+	struct ib_cq *cq;
+	struct ib_qp *victim;
+	struct ib_qp *peer;
+	struct ib_mr *target;	/* plain memory open to atomics */
+};
 
 struct pi_test {
 	struct ib_pd *pd;
@@ -41,6 +56,7 @@ struct pi_test {
 	u8 *wire;	/* plain memory holding the wire format */
 	u32 blocks;
 	u32 interval;
+	struct pi_peer x;	/* a hostile peer's QPs, when a case has one */
 };
 
 /*
@@ -126,28 +142,42 @@ static u32 pi_wire_len(const struct pi_test *p)
 	return p->blocks * (p->interval + PI_TUPLE);
 }
 
-/* Post @wr, signaled, and wait for its completion. */
-static int pi_post(struct kunit *test, struct pi_test *p,
-		   struct ib_send_wr *wr, enum ib_wc_status *status)
+/* Wait for the next completion on @cq. */
+static int pi_wait(struct kunit *test, struct ib_cq *cq, struct ib_wc *wc)
 {
-	const struct ib_send_wr *bad;
 	unsigned long end = jiffies + msecs_to_jiffies(PI_WAIT_MS);
-	struct ib_wc wc;
-	int ret;
 
-	wr->send_flags |= IB_SEND_SIGNALED;
-	ret = ib_post_send(p->qp, wr, &bad);
-	if (ret)
-		return ret;
-	while (!ib_poll_cq(p->cq, 1, &wc)) {
+	while (!ib_poll_cq(cq, 1, wc)) {
 		if (time_after(jiffies, end)) {
 			KUNIT_FAIL(test, "no completion in %d ms", PI_WAIT_MS);
 			return -ETIMEDOUT;
 		}
 		usleep_range(100, 200);
 	}
-	*status = wc.status;
 	return 0;
+}
+
+/* Post @wr on @qp, signaled, and wait for its completion on @cq. */
+static int pi_post_on(struct kunit *test, struct ib_qp *qp, struct ib_cq *cq,
+		      struct ib_send_wr *wr, enum ib_wc_status *status)
+{
+	const struct ib_send_wr *bad;
+	struct ib_wc wc;
+	int ret;
+
+	wr->send_flags |= IB_SEND_SIGNALED;
+	ret = ib_post_send(qp, wr, &bad);
+	if (!ret)
+		ret = pi_wait(test, cq, &wc);
+	if (!ret)
+		*status = wc.status;
+	return ret;
+}
+
+static int pi_post(struct kunit *test, struct pi_test *p,
+		   struct ib_send_wr *wr, enum ib_wc_status *status)
+{
+	return pi_post_on(test, p->qp, p->cq, wr, status);
 }
 
 /* REG_MR_INTEGRITY of the test's MR: the errno of the post, or 0. */
@@ -459,6 +489,187 @@ static void rxe_pi_bad_guard_found(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, pi_reg(test, p, PI_ACCESS), 0);
 }
 
+/*
+ * Where the wire carries no PI, an error is still placed at the failing
+ * interval's index times the interval plus a tuple: iser and isert find
+ * the failing block by dividing by that.  Here a bad guard in memory's
+ * block 2 is found on the way out, as a target stripping PI finds it.
+ */
+static void rxe_pi_bad_guard_no_wire_pi(struct kunit *test)
+{
+	const struct pi_case c = pi_cases[0];
+	struct pi_test *p = test->priv;
+	struct t10_pi_tuple *bad;
+	struct ib_mr_status st;
+	u16 good;
+
+	pi_buffers(test, p, &c);
+	pi_mem_format(p, &c, p->meta);
+	bad = (struct t10_pi_tuple *)p->meta + 2;
+	good = be16_to_cpu(bad->guard_tag);
+	bad->guard_tag = cpu_to_be16(good ^ 0x0420);
+	pi_map(test, p, &c);
+	p->mr->sig_attrs->wire.sig_type = IB_SIG_TYPE_NONE;
+	KUNIT_ASSERT_EQ(test, pi_reg(test, p, PI_ACCESS), 0);
+
+	pi_rdma(test, p, IB_WR_RDMA_WRITE, p->mr->lkey, 0,
+		p->pd->unsafe_global_rkey, pi_va(p->wire),
+		p->blocks * p->interval);
+	KUNIT_EXPECT_MEMEQ(test, p->wire, p->data, p->blocks * p->interval);
+	pi_status(test, p, &st);
+	KUNIT_ASSERT_TRUE(test, st.fail_status & IB_MR_CHECK_SIG_STATUS);
+	KUNIT_EXPECT_EQ(test, st.sig_err.err_type, IB_SIG_BAD_GUARD);
+	KUNIT_EXPECT_EQ(test, st.sig_err.expected,
+			crc_t10dif(p->data + 2 * p->interval, p->interval));
+	KUNIT_EXPECT_EQ(test, st.sig_err.actual, good ^ 0x0420);
+	KUNIT_EXPECT_EQ(test, st.sig_err.sig_err_offset,
+			2 * (p->interval + PI_TUPLE));
+}
+
+/*
+ * A tuple wrong in its application and its reference tag reports the
+ * reference tag, as mlx5 does (its CQE syndrome ranks guard, reference,
+ * then application tag).
+ */
+static void rxe_pi_bad_tags_rank(struct kunit *test)
+{
+	const struct pi_case c = pi_cases[0];
+	struct pi_test *p = test->priv;
+	struct t10_pi_tuple *bad;
+	struct ib_mr_status st;
+
+	pi_buffers(test, p, &c);
+	pi_wire_format(p, &c, p->wire);
+	bad = (void *)(p->wire + 2 * p->interval + PI_TUPLE);
+	bad->app_tag = cpu_to_be16(PI_APP_TAG ^ 0x0100);
+	bad->ref_tag = cpu_to_be32((PI_REF_SEED + 1) ^ 0x10000);
+	pi_map(test, p, &c);
+	KUNIT_ASSERT_EQ(test, pi_reg(test, p, PI_ACCESS), 0);
+
+	pi_rdma(test, p, IB_WR_RDMA_READ, p->mr->lkey, 0,
+		p->pd->unsafe_global_rkey, pi_va(p->wire), pi_wire_len(p));
+	pi_status(test, p, &st);
+	KUNIT_ASSERT_TRUE(test, st.fail_status & IB_MR_CHECK_SIG_STATUS);
+	KUNIT_EXPECT_EQ(test, st.sig_err.err_type, IB_SIG_BAD_REFTAG);
+	KUNIT_EXPECT_EQ(test, st.sig_err.expected, PI_REF_SEED + 1);
+	KUNIT_EXPECT_EQ(test, st.sig_err.actual, (PI_REF_SEED + 1) ^ 0x10000);
+}
+
+/*
+ * T10 escapes as the ULPs ask for them: app_escape for Types 1 and 2,
+ * app_escape with ref_escape for Type 3.  SBC-4 (and block/t10-pi.c)
+ * skip a Type 1 or 2 block whose application tag is FFFFh, and a Type 3
+ * block only when its reference tag is FFFFFFFFh as well.
+ */
+struct pi_escape {
+	const char *name;
+	bool type3;
+	u32 ref_tag;
+	bool skipped;	/* what T10 says of a bad guard under these tags */
+};
+
+static const struct pi_escape pi_escapes[] = {
+	{ "type1-app-ffff", false, 0, true },
+	{ "type3-app-ffff-ref-0", true, 0, false },
+	{ "type3-app-ffff-ref-ffffffff", true, 0xffffffff, true },
+};
+
+static void pi_escape_desc(const struct pi_escape *e, char *desc)
+{
+	strscpy(desc, e->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(pi_escape, pi_escapes, pi_escape_desc);
+
+static void rxe_pi_escape(struct kunit *test)
+{
+	const struct pi_escape *e = test->param_value;
+	const struct pi_case c = pi_cases[0];
+	struct pi_test *p = test->priv;
+	struct ib_sig_attrs *a;
+	struct t10_pi_tuple *t;
+	struct ib_mr_status st;
+
+	pi_buffers(test, p, &c);
+	pi_wire_format(p, &c, p->wire);
+	t = (void *)(p->wire + 2 * p->interval + PI_TUPLE);
+	t->guard_tag ^= cpu_to_be16(0x8001);
+	t->app_tag = T10_PI_APP_ESCAPE;
+	t->ref_tag = cpu_to_be32(e->ref_tag);
+	pi_map(test, p, &c);
+	a = p->mr->sig_attrs;
+	a->mem.sig.dif.app_escape = true;
+	a->wire.sig.dif.app_escape = true;
+	a->mem.sig.dif.ref_escape = e->type3;
+	a->wire.sig.dif.ref_escape = e->type3;
+	KUNIT_ASSERT_EQ(test, pi_reg(test, p, PI_ACCESS), 0);
+
+	pi_rdma(test, p, IB_WR_RDMA_READ, p->mr->lkey, 0,
+		p->pd->unsafe_global_rkey, pi_va(p->wire), pi_wire_len(p));
+	pi_status(test, p, &st);
+	KUNIT_EXPECT_EQ(test, !(st.fail_status & IB_MR_CHECK_SIG_STATUS),
+			e->skipped);
+}
+
+/*
+ * The signature attributes count from the moment REG_MR_INTEGRITY
+ * executes, not from its post: an RDMA WRITE out of the MR posted in the
+ * same chain before LOCAL_INV and a REG_MR_INTEGRITY that strips the PI
+ * still puts each interval's tuple on the wire.
+ */
+static void rxe_pi_reg_applies_at_execution(struct kunit *test)
+{
+	const struct pi_case c = pi_cases[0];
+	struct pi_test *p = test->priv;
+	struct ib_sge sge = { 0, 0, 0 };
+	struct ib_rdma_wr write = {
+		.wr.opcode = IB_WR_RDMA_WRITE,
+		.wr.send_flags = IB_SEND_SIGNALED,
+		.wr.sg_list = &sge,
+		.wr.num_sge = 1,
+	};
+	struct ib_send_wr inv = {
+		.opcode = IB_WR_LOCAL_INV,
+		.send_flags = IB_SEND_SIGNALED,
+	};
+	struct ib_reg_wr reg = {
+		.wr.opcode = IB_WR_REG_MR_INTEGRITY,
+		.wr.send_flags = IB_SEND_SIGNALED,
+		.mr = p->mr,
+		.access = PI_ACCESS,
+	};
+	const struct ib_send_wr *bad;
+	struct ib_wc wc;
+	u8 *expect;
+	int i;
+
+	pi_buffers(test, p, &c);
+	expect = kunit_kzalloc(test, pi_wire_len(p), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, expect);
+	pi_wire_format(p, &c, expect);
+	pi_mem_format(p, &c, p->meta);
+	pi_map(test, p, &c);
+	KUNIT_ASSERT_EQ(test, pi_reg(test, p, PI_ACCESS), 0);
+	pi_expect_clean(test, p);
+
+	sge = (struct ib_sge) { 0, pi_wire_len(p), p->mr->lkey };
+	write.remote_addr = pi_va(p->wire);
+	write.rkey = p->pd->unsafe_global_rkey;
+	inv.ex.invalidate_rkey = p->mr->rkey;
+	ib_update_fast_reg_key(p->mr, ib_inc_rkey(p->mr->rkey) & 0xff);
+	reg.key = p->mr->rkey;
+	p->mr->sig_attrs->wire.sig_type = IB_SIG_TYPE_NONE;
+	write.wr.next = &inv;
+	inv.next = &reg.wr;
+	KUNIT_ASSERT_EQ(test, ib_post_send(p->qp, &write.wr, &bad), 0);
+	for (i = 0; i < 3; i++) {
+		KUNIT_ASSERT_EQ(test, pi_wait(test, p->cq, &wc), 0);
+		KUNIT_EXPECT_EQ(test, wc.status, IB_WC_SUCCESS);
+	}
+	KUNIT_EXPECT_MEMEQ(test, p->wire, expect, pi_wire_len(p));
+	pi_expect_clean(test, p);
+}
+
 /* ib_map_mr_sg_pi(): a zero-based MR over the data and the PI. */
 static void rxe_pi_map_layout(struct kunit *test)
 {
@@ -600,14 +811,16 @@ static void rxe_pi_reg_wrong_mr_type(struct kunit *test)
 	ib_dereg_mr(plain);
 }
 
-/* An RC QP connected to itself over the device's IPv4 GID of lo. */
-static int pi_connect(struct ib_qp *qp)
+/*
+ * An RC QP connected to QP @dest_qpn over the device's IPv4 GID of lo,
+ * granting @access to the QP at the other end.
+ */
+static int pi_connect(struct ib_qp *qp, u32 dest_qpn, int access)
 {
 	struct ib_qp_attr attr = {
 		.qp_state = IB_QPS_INIT,
 		.port_num = 1,
-		.qp_access_flags = IB_ACCESS_REMOTE_READ |
-				   IB_ACCESS_REMOTE_WRITE,
+		.qp_access_flags = access,
 	};
 	const struct ib_gid_attr *sgid;
 	union ib_gid gid = {};
@@ -628,7 +841,7 @@ static int pi_connect(struct ib_qp *qp)
 	memset(&attr, 0, sizeof(attr));
 	attr.qp_state = IB_QPS_RTR;
 	attr.path_mtu = IB_MTU_256;
-	attr.dest_qp_num = qp->qp_num;
+	attr.dest_qp_num = dest_qpn;
 	attr.max_dest_rd_atomic = 1;
 	attr.min_rnr_timer = 1;
 	attr.ah_attr.type = RDMA_AH_ATTR_TYPE_ROCE;
@@ -654,6 +867,319 @@ static int pi_connect(struct ib_qp *qp)
 out:
 	rdma_put_gid_attr(sgid);
 	return ret;
+}
+
+#define PI_VICTIM_ACCESS	(IB_ACCESS_REMOTE_READ | \
+				 IB_ACCESS_REMOTE_WRITE | \
+				 IB_ACCESS_REMOTE_ATOMIC | \
+				 IB_ACCESS_FLUSH_GLOBAL | \
+				 IB_ACCESS_FLUSH_PERSISTENT)
+
+static struct ib_qp *pi_peer_qp(struct kunit *test, struct pi_test *p,
+				struct ib_cq *cq)
+{
+	struct ib_qp_init_attr attr = {
+		.qp_type = IB_QPT_RC,
+		.sq_sig_type = IB_SIGNAL_REQ_WR,
+		.send_cq = cq,
+		.recv_cq = cq,
+		.cap = {
+			.max_send_wr = 4,
+			.max_recv_wr = 1,
+			.max_send_sge = 1,
+			.max_recv_sge = 1,
+		},
+	};
+	struct ib_qp *qp = ib_create_qp(p->pd, &attr);
+
+	KUNIT_ASSERT_FALSE(test, IS_ERR(qp));
+	return qp;
+}
+
+/* The test's exit destroys what this makes, before the PD. */
+static void pi_peer_init(struct kunit *test, struct pi_test *p)
+{
+	struct ib_cq_init_attr cq_attr = { .cqe = PI_CQE };
+	struct pi_peer *x = &p->x;
+
+	x->cq = ib_create_cq(pi_dev, NULL, NULL, NULL, &cq_attr);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(x->cq));
+	x->victim = pi_peer_qp(test, p, x->cq);
+	x->peer = pi_peer_qp(test, p, x->cq);
+	KUNIT_ASSERT_EQ(test, pi_connect(x->victim, x->peer->qp_num,
+					 PI_VICTIM_ACCESS), 0);
+	KUNIT_ASSERT_EQ(test, pi_connect(x->peer, x->victim->qp_num,
+					 PI_VICTIM_ACCESS), 0);
+}
+
+/*
+ * Post an ATOMIC WRITE or a FLUSH from the peer.  Kernel verbs carry
+ * neither's remote address, so the WQE is written into the peer's send
+ * queue as rxe's user-space provider writes it; a zero-length RDMA WRITE
+ * posted behind it sets the requester going.
+ */
+static void pi_peer_post_raw(struct kunit *test, struct pi_peer *x,
+			     enum ib_wr_opcode opcode, u32 rkey, u64 va,
+			     u32 len)
+{
+	struct rxe_qp *qp = to_rqp(x->peer);
+	struct ib_rdma_wr kick = { .wr.opcode = IB_WR_RDMA_WRITE };
+	const struct ib_send_wr *bad;
+	struct rxe_send_wqe *wqe;
+	unsigned long flags;
+
+	spin_lock_irqsave(&qp->sq.sq_lock, flags);
+	wqe = queue_producer_addr(qp->sq.queue, QUEUE_TYPE_FROM_ULP);
+	memset(wqe, 0, sizeof(*wqe));
+	wqe->wr.opcode = opcode;
+	wqe->wr.send_flags = IB_SEND_SIGNALED;
+	if (opcode == IB_WR_FLUSH) {
+		wqe->wr.wr.flush.rkey = rkey;
+		wqe->wr.wr.flush.type = IB_FLUSH_GLOBAL;
+		wqe->wr.wr.flush.level = len ? IB_FLUSH_RANGE : IB_FLUSH_MR;
+		wqe->mask = WR_FLUSH_MASK;
+	} else {
+		wqe->wr.wr.rdma.rkey = rkey;
+		memset(wqe->dma.atomic_wr, 0x41, sizeof(u64));
+		wqe->mask = WR_ATOMIC_WRITE_MASK;
+	}
+	wqe->iova = va;
+	wqe->dma.length = len;
+	wqe->dma.resid = len;
+	wqe->state = wqe_state_posted;
+	wqe->ssn = atomic_add_return(1, &qp->ssn);
+	queue_advance_producer(qp->sq.queue, QUEUE_TYPE_FROM_ULP);
+	spin_unlock_irqrestore(&qp->sq.sq_lock, flags);
+
+	KUNIT_ASSERT_EQ(test, ib_post_send(x->peer, &kick.wr, &bad), 0);
+}
+
+/* What a peer does with the rkey of the test's integrity MR. */
+enum pi_peer_op {
+	PEER_READ,
+	PEER_WRITE,
+	PEER_SEND,
+	PEER_ATOMIC_RESULT,
+	PEER_CMP_SWAP,
+	PEER_FETCH_ADD,
+	PEER_ATOMIC_WRITE,
+	PEER_FLUSH_RANGE,
+	PEER_FLUSH_MR,
+};
+
+struct pi_hostile {
+	const char *name;
+	enum pi_peer_op op;
+};
+
+/*
+ * Every access an integrity key can be named in, from a peer: RDMA READ
+ * and WRITE through the rkey, a SEND into a receive buffer the victim
+ * gave the lkey, an atomic whose result lands through the lkey, and the
+ * operations that would reach the MR's memory as a plain MR's (atomics,
+ * ATOMIC WRITE, FLUSH of a range and of the whole MR).
+ */
+static const struct pi_hostile pi_hostiles[] = {
+	{ "read", PEER_READ },
+	{ "write", PEER_WRITE },
+	{ "send-to-recv-lkey", PEER_SEND },
+	{ "atomic-result-to-lkey", PEER_ATOMIC_RESULT },
+	{ "cmp-swap", PEER_CMP_SWAP },
+	{ "fetch-add", PEER_FETCH_ADD },
+	{ "atomic-write", PEER_ATOMIC_WRITE },
+	{ "flush-range", PEER_FLUSH_RANGE },
+	{ "flush-mr", PEER_FLUSH_MR },
+};
+
+static void pi_hostile_desc(const struct pi_hostile *h, char *desc)
+{
+	strscpy(desc, h->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(pi_hostile, pi_hostiles, pi_hostile_desc);
+
+/* Post @wr from the peer and return its completion's status. */
+static enum ib_wc_status pi_peer_post(struct kunit *test, struct pi_peer *x,
+				      struct ib_send_wr *wr)
+{
+	enum ib_wc_status status;
+
+	KUNIT_ASSERT_EQ(test, pi_post_on(test, x->peer, x->cq, wr, &status),
+			0);
+	return status;
+}
+
+/* An atomic from the peer: at @rkey and @va, its result to @sge. */
+static enum ib_wc_status pi_peer_atomic(struct kunit *test, struct pi_peer *x,
+					enum ib_wr_opcode opcode, u32 rkey,
+					u64 va, struct ib_sge *sge)
+{
+	struct ib_atomic_wr wr = {
+		.wr.opcode = opcode,
+		.wr.sg_list = sge,
+		.wr.num_sge = 1,
+		.remote_addr = va,
+		.rkey = rkey,
+		.compare_add = 0,
+		.swap = 0x4141414141414141ULL,
+	};
+
+	return pi_peer_post(test, x, &wr.wr);
+}
+
+static u8 *pi_copy_of(struct kunit *test, const u8 *buf, size_t len)
+{
+	u8 *copy = kunit_kmalloc(test, len, GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, copy);
+	return memcpy(copy, buf, len);
+}
+
+/*
+ * A u64 at the victim, in an MR registered for remote atomics (the PD's
+ * global rkey grants only remote read and write): its rkey, and its
+ * address in @va.
+ */
+static u32 pi_atomic_target(struct kunit *test, struct pi_test *p, u64 *target,
+			    u64 *va)
+{
+	struct ib_reg_wr wr = {
+		.wr.opcode = IB_WR_REG_MR,
+		.access = IB_ACCESS_LOCAL_WRITE | IB_ACCESS_REMOTE_ATOMIC,
+	};
+	enum ib_wc_status status;
+	struct scatterlist sg;
+
+	p->x.target = ib_alloc_mr(p->pd, IB_MR_TYPE_MEM_REG, 1);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(p->x.target));
+	sg_init_one(&sg, target, sizeof(*target));
+	KUNIT_ASSERT_EQ(test, ib_dma_map_sg(pi_dev, &sg, 1, DMA_BIDIRECTIONAL),
+			1);
+	KUNIT_ASSERT_EQ(test, ib_map_mr_sg(p->x.target, &sg, 1, NULL,
+					   PAGE_SIZE), 1);
+	wr.mr = p->x.target;
+	wr.key = p->x.target->rkey;
+	KUNIT_ASSERT_EQ(test, pi_post(test, p, &wr.wr, &status), 0);
+	KUNIT_ASSERT_EQ(test, status, IB_WC_SUCCESS);
+	*va = p->x.target->iova;
+	return p->x.target->rkey;
+}
+
+/* The peer's operation; true when it completed without error. */
+static bool pi_peer_run(struct kunit *test, struct pi_test *p,
+			struct pi_peer *x, enum pi_peer_op op)
+{
+	u32 rkey = p->mr->rkey, lkey = p->pd->local_dma_lkey;
+	struct ib_sge sge = { pi_va(p->wire), pi_wire_len(p), lkey };
+	struct ib_rdma_wr rdma = {
+		.wr.opcode = op == PEER_READ ? IB_WR_RDMA_READ :
+						IB_WR_RDMA_WRITE,
+		.wr.sg_list = &sge,
+		.wr.num_sge = 1,
+		.rkey = rkey,
+	};
+	struct ib_send_wr send = {
+		.opcode = IB_WR_SEND, .sg_list = &sge, .num_sge = 1,
+	};
+	struct ib_sge mr_sge = { 0, pi_wire_len(p), p->mr->lkey };
+	struct ib_recv_wr recv = { .sg_list = &mr_sge, .num_sge = 1 };
+	const struct ib_send_wr *sbad;
+	const struct ib_recv_wr *bad;
+	struct ib_wc wc, wc2;
+	u64 *target, va;
+
+	switch (op) {
+	case PEER_READ:
+	case PEER_WRITE:
+		return pi_peer_post(test, x, &rdma.wr) == IB_WC_SUCCESS;
+	case PEER_SEND:
+		KUNIT_ASSERT_EQ(test, ib_post_recv(x->victim, &recv, &bad), 0);
+		send.send_flags = IB_SEND_SIGNALED;
+		KUNIT_ASSERT_EQ(test, ib_post_send(x->peer, &send, &sbad), 0);
+		/* The victim's receive and the peer's send, in either order. */
+		KUNIT_ASSERT_EQ(test, pi_wait(test, x->cq, &wc), 0);
+		KUNIT_ASSERT_EQ(test, pi_wait(test, x->cq, &wc2), 0);
+		return wc.status == IB_WC_SUCCESS && wc2.status == IB_WC_SUCCESS;
+	case PEER_ATOMIC_RESULT:
+		target = kunit_kzalloc(test, sizeof(*target), GFP_KERNEL);
+		KUNIT_ASSERT_NOT_NULL(test, target);
+		*target = 0x0123456789abcdefULL;
+		rkey = pi_atomic_target(test, p, target, &va);
+		mr_sge.length = sizeof(*target);
+		return pi_peer_atomic(test, x, IB_WR_ATOMIC_FETCH_AND_ADD,
+				      rkey, va, &mr_sge) == IB_WC_SUCCESS;
+	case PEER_CMP_SWAP:
+	case PEER_FETCH_ADD:
+		sge.length = sizeof(u64);
+		return pi_peer_atomic(test, x, op == PEER_CMP_SWAP ?
+				      IB_WR_ATOMIC_CMP_AND_SWP :
+				      IB_WR_ATOMIC_FETCH_AND_ADD,
+				      rkey, 0, &sge) == IB_WC_SUCCESS;
+	case PEER_ATOMIC_WRITE:
+	case PEER_FLUSH_RANGE:
+	case PEER_FLUSH_MR:
+		pi_peer_post_raw(test, x, op == PEER_ATOMIC_WRITE ?
+				 IB_WR_ATOMIC_WRITE : IB_WR_FLUSH, rkey, 0,
+				 op == PEER_FLUSH_MR ? 0 : sizeof(u64));
+		KUNIT_ASSERT_EQ(test, pi_wait(test, x->cq, &wc), 0);
+		return wc.status == IB_WC_SUCCESS;
+	}
+	return false;
+}
+
+/*
+ * A peer holding the rkey of a registered integrity MR, which grants
+ * remote read and write as a host's does for every I/O: READ, WRITE and
+ * SEND move the data through the PI engine (the wire image generated,
+ * the memory and its PI as block/t10-pi.c would write them), an atomic's
+ * result lands through it, and everything else ends in an error
+ * completion at the peer with the MR's memory untouched.  A WARN fails
+ * the run (make check reads the kernel log).
+ */
+static void rxe_pi_hostile_peer(struct kunit *test)
+{
+	const struct pi_hostile *h = test->param_value;
+	const struct pi_case c = pi_cases[0];
+	struct pi_test *p = test->priv;
+	u32 len = PI_BLOCKS * c.interval;
+	struct pi_peer *x = &p->x;
+	u8 *expect, *data, *meta, *wire;
+
+	pi_peer_init(test, p);
+	expect = pi_inbound(test, p, &c);
+	wire = pi_copy_of(test, p->wire, pi_wire_len(p));
+	if (h->op == PEER_READ) {
+		memcpy(p->data, expect, len);
+		pi_mem_format(p, &c, p->meta);
+		memset(p->wire, 0, pi_wire_len(p));
+	}
+	data = pi_copy_of(test, p->data, len);
+	meta = pi_copy_of(test, p->meta, PI_BLOCKS * PI_TUPLE);
+
+	switch (h->op) {
+	case PEER_READ:
+		KUNIT_ASSERT_TRUE(test, pi_peer_run(test, p, x, h->op));
+		KUNIT_EXPECT_MEMEQ(test, p->wire, wire, pi_wire_len(p));
+		pi_expect_clean(test, p);
+		break;
+	case PEER_WRITE:
+	case PEER_SEND:
+		KUNIT_ASSERT_TRUE(test, pi_peer_run(test, p, x, h->op));
+		pi_expect_inbound(test, p, &c, expect);
+		break;
+	case PEER_ATOMIC_RESULT:
+		KUNIT_ASSERT_TRUE(test, pi_peer_run(test, p, x, h->op));
+		KUNIT_EXPECT_EQ(test, *(u64 *)p->data, 0x0123456789abcdefULL);
+		KUNIT_EXPECT_MEMEQ(test, p->data + sizeof(u64),
+				   data + sizeof(u64), len - sizeof(u64));
+		pi_expect_clean(test, p);
+		break;
+	default:
+		KUNIT_EXPECT_FALSE(test, pi_peer_run(test, p, x, h->op));
+		KUNIT_EXPECT_MEMEQ(test, p->data, data, len);
+		KUNIT_EXPECT_MEMEQ(test, p->meta, meta, PI_BLOCKS * PI_TUPLE);
+		pi_expect_clean(test, p);
+	}
 }
 
 static int rxe_pi_test_init(struct kunit *test)
@@ -686,7 +1212,9 @@ static int rxe_pi_test_init(struct kunit *test)
 	qp_attr.recv_cq = p->cq;
 	p->qp = ib_create_qp(p->pd, &qp_attr);
 	KUNIT_ASSERT_FALSE(test, IS_ERR(p->qp));
-	KUNIT_ASSERT_EQ(test, pi_connect(p->qp), 0);
+	KUNIT_ASSERT_EQ(test, pi_connect(p->qp, p->qp->qp_num,
+					 IB_ACCESS_REMOTE_READ |
+					 IB_ACCESS_REMOTE_WRITE), 0);
 	p->mr = ib_alloc_mr_integrity(p->pd, 2, 1);
 	KUNIT_ASSERT_FALSE(test, IS_ERR(p->mr));
 	return 0;
@@ -698,6 +1226,14 @@ static void rxe_pi_test_exit(struct kunit *test)
 
 	if (!p)
 		return;
+	if (!IS_ERR_OR_NULL(p->x.peer))
+		ib_destroy_qp(p->x.peer);
+	if (!IS_ERR_OR_NULL(p->x.victim))
+		ib_destroy_qp(p->x.victim);
+	if (!IS_ERR_OR_NULL(p->x.cq))
+		ib_destroy_cq(p->x.cq);
+	if (!IS_ERR_OR_NULL(p->x.target))
+		ib_dereg_mr(p->x.target);
 	if (!IS_ERR_OR_NULL(p->mr))
 		ib_dereg_mr(p->mr);
 	if (!IS_ERR_OR_NULL(p->qp))
@@ -746,10 +1282,15 @@ static struct kunit_case rxe_pi_cases[] = {
 	KUNIT_CASE_PARAM(rxe_pi_read_into_mr, pi_case_gen_params),
 	KUNIT_CASE_PARAM(rxe_pi_remote_write_split_tuple, pi_case_gen_params),
 	KUNIT_CASE(rxe_pi_bad_guard_found),
+	KUNIT_CASE(rxe_pi_bad_guard_no_wire_pi),
+	KUNIT_CASE(rxe_pi_bad_tags_rank),
+	KUNIT_CASE_PARAM(rxe_pi_escape, pi_escape_gen_params),
+	KUNIT_CASE(rxe_pi_reg_applies_at_execution),
 	KUNIT_CASE(rxe_pi_map_layout),
 	KUNIT_CASE(rxe_pi_too_many_entries),
 	KUNIT_CASE_PARAM(rxe_pi_reg_refused, pi_refusal_gen_params),
 	KUNIT_CASE(rxe_pi_reg_wrong_mr_type),
+	KUNIT_CASE_PARAM(rxe_pi_hostile_peer, pi_hostile_gen_params),
 	{}
 };
 

@@ -66,9 +66,12 @@ declare -A transports_of=([nvmet-pi]=rxe [nvmet-pi-type3]=rxe
 	[nvmet-pi-corrupt]=rxe [isert-pi]=rxe [isert-pi-corrupt]=rxe)
 # Users whose guest needs more on its kernel command line (a parameter
 # given twice takes the later value).
-declare -A cmdline_of=([isert-pi]=ib_iser.pi_enable=1
-	[isert-pi-corrupt]=ib_iser.pi_enable=1
-	[nvmet-pi-type3]="scsi_debug.dif=3 RDMA_TEST_PI_TYPE=3")
+# The PI users need rxe's signature handover, off by default.
+handover=rdma_rxe.integrity_handover=1
+declare -A cmdline_of=([isert-pi]="$handover ib_iser.pi_enable=1"
+	[isert-pi-corrupt]="$handover ib_iser.pi_enable=1"
+	[nvmet-pi]=$handover [nvmet-pi-corrupt]=$handover
+	[nvmet-pi-type3]="$handover scsi_debug.dif=3 RDMA_TEST_PI_TYPE=3")
 read -ra users <<<"${E2E_USERS:-nvmet nvmet-pi nvmet-pi-type3 nvmet-pi-corrupt isert isert-pi isert-pi-corrupt srpt svcrdma ksmbd}"
 out=${E2E_OUT:-$BUILD/e2e}
 timeout=${E2E_TIMEOUT:-300}

@@ -1248,6 +1248,7 @@ static void rxe_pi_test_exit(struct kunit *test)
 static int rxe_pi_suite_init(struct kunit_suite *suite)
 {
 	struct net_device *lo = init_net.loopback_dev;
+	bool handover;
 	int ret = 0;
 
 	rtnl_lock();
@@ -1258,7 +1259,11 @@ static int rxe_pi_suite_init(struct kunit_suite *suite)
 	rtnl_unlock();
 	if (ret)
 		return ret;
+	/* Handover is off by default; the device takes it when added. */
+	handover = rxe_integrity_handover;
+	rxe_integrity_handover = true;
 	ret = rxe_net_add(PI_DEV_NAME, lo);
+	rxe_integrity_handover = handover;
 	if (ret)
 		return ret;
 	pi_dev = ib_device_get_by_name(PI_DEV_NAME, RDMA_DRIVER_RXE);

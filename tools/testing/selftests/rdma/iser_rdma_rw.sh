@@ -6,16 +6,19 @@
 # For each transport named on the command line (default: siw rxe), export
 # a RAM disk through LIO's block backstore and its iSCSI target with an
 # iSER portal, log in to it with open-iscsi over the iser transport on the
-# same machine, and have fio write and verify data on the SCSI disk that
-# appears (see lib.sh).  isert moves the data of every SCSI command beyond
-# what the initiator sent unsolicited with the R/W API: RDMA READ for
-# writes, RDMA WRITE for reads.
+# same machine, and have fio write and verify data on the SCSI disk of
+# the iSCSI session that the login made (see lib.sh).  isert moves the
+# data of every SCSI command beyond what the initiator sent unsolicited
+# with the R/W API: RDMA READ for writes, RDMA WRITE for reads.
 #
 # Needs root, iproute2 (ip, rdma), fio, open-iscsi (iscsid, iscsiadm)
 # and the options in ./config; the target is set up through configfs.
 # iscsid must not be running: the test starts its own and stops it at the
 # end.  The initiator's node record is made in open-iscsi's database
-# (/etc/iscsi/nodes) and removed at the end.
+# (/etc/iscsi/nodes) and removed at the end; the test does not run when
+# a record or a session of its target and portal is there before it.
+# It takes the disk of the session that is new after its login, to its
+# target's IQN at its portal, and logs out of that target alone.
 #
 # With ISER_PI=1 (iser_pi_rdma_rw.sh), the LUN carries T10 protection
 # information end to end: the backstore is a disk with a T10-DIF type 1
@@ -51,12 +54,14 @@ source "$(dirname "$(readlink -f "$0")")/lib.sh"
 
 ISCSI_PORT=3260
 IQN=iqn.2024-01.org.kernel.selftests:rdma-rw
-LIO=/sys/kernel/config/target
-BACKSTORE=$LIO/core/iblock_0/rdmatest
 TPG=$LIO/iscsi/$IQN/tpgt_1
 NP=$TPG/np/$ADDR:$ISCSI_PORT
 ISCSID_PID=
+# The iSCSI sessions before the login.
+SESSIONS=
+MADE_TARGET=0
 NODE=0
+LOGGED_IN=0
 
 # LIO's iSER portal is a child of an iSCSI portal and listens on its
 # address and port.  An iWARP device runs its connections over TCP, and
@@ -110,14 +115,47 @@ iser_pi_check() {
 	ULP_NOTE="initiator disk $DATA: integrity $format"
 }
 
+# The iSCSI sessions there are, sessionN, one a line.
+iscsi_sessions() {
+	local s
+
+	for s in /sys/class/iscsi_session/session*; do
+		[ -e "$s" ] && echo "${s##*/}"
+	done
+}
+
+# The iSCSI sessions (sessionN) over ib_iser to $IQN at $ADDR:$ISCSI_PORT
+# that are not in the list $1.
+iser_sessions() {
+	local s c h
+
+	while read -r s; do
+		c=$(echo "/sys/class/iscsi_connection/connection${s#session}:"*)
+		h=$(basename "$(dirname "$(readlink -f \
+			"/sys/class/iscsi_session/$s/device")")")
+		[ "$(cat "/sys/class/iscsi_session/$s/targetname")" = "$IQN" ] &&
+			[ "$(cat "$c/persistent_address")" = "$ADDR" ] &&
+			[ "$(cat "$c/persistent_port")" = "$ISCSI_PORT" ] &&
+			[ "$(cat "/sys/class/scsi_host/$h/proc_name")" = iscsi_iser ] &&
+			echo "$s"
+	done < <(iscsi_sessions | not_in "$1")
+}
+
+# The disk of the login's session, the one session new since $SESSIONS.
+iser_disk() {
+	local s
+
+	s=$(iser_sessions "$SESSIONS")
+	[ "$(wc -w <<<"$s")" = 1 ] &&
+		scsi_disk_of "/sys/class/iscsi_session/$s/device"
+}
+
 # An iSCSI target with one LUN, open to any initiator without
 # authentication, listening on $ADDR for iSCSI and iSER over transport
 # $1.
 lio_target_start() {
-	mkdir -p "$BACKSTORE" &&
-		echo "udev_path=$BDEV" >"$BACKSTORE/control" &&
-		echo 1 >"$BACKSTORE/enable" &&
-		mkdir -p "$TPG/lun/lun_0" &&
+	backstore_add && mkdir -p "$LIO/iscsi" && mkdir "${TPG%/*}" &&
+		MADE_TARGET=1 && mkdir -p "$TPG/lun/lun_0" &&
 		ln -s "$BACKSTORE" "$TPG/lun/lun_0/rdmatest" &&
 		iscsi_portal_add "$1" &&
 		echo 1 >"$NP/iser" &&
@@ -132,24 +170,41 @@ ulp_start() {
 	lio_target_start "$1" || return 1
 	iscsid || return 1
 	ISCSID_PID=$(pidof iscsid)
+	# Logout and delete name the target and portal: they must be the
+	# test's alone.
+	if iscsiadm -m node -T "$IQN" -p "$ADDR:$ISCSI_PORT" -I iser \
+			>/dev/null 2>&1; then
+		echo "a node record of $IQN at $ADDR:$ISCSI_PORT is there already"
+		return 1
+	fi
+	SESSIONS=$(iscsi_sessions)
+	if [ -n "$(iser_sessions "")" ]; then
+		echo "a session to $IQN at $ADDR:$ISCSI_PORT is there already"
+		return 1
+	fi
 	iscsiadm -m node -o new -T "$IQN" -p "$ADDR:$ISCSI_PORT" -I iser ||
 		return 1
 	NODE=1
+	LOGGED_IN=1
 	iscsiadm -m node -T "$IQN" -p "$ADDR:$ISCSI_PORT" -I iser --login ||
 		return 1
-	if ! wait_for 20 scsi_disk iscsi_iser >/dev/null; then
-		echo "no SCSI disk after login"
+	if ! wait_for 20 iser_disk >/dev/null; then
+		echo "no one SCSI disk of one new session to $IQN after login"
 		return 1
 	fi
-	DATA=$(scsi_disk iscsi_iser)
+	DATA=$(iser_disk)
 	[ "$ISER_PI" = 0 ] || iser_pi_check
 }
 
 ulp_disconnect() {
-	[ $NODE = 1 ] || return 0
-	iscsiadm -m node -T "$IQN" -p "$ADDR:$ISCSI_PORT" -I iser --logout
-	iscsiadm -m node -o delete -T "$IQN" -p "$ADDR:$ISCSI_PORT" -I iser
-	NODE=0
+	if [ $LOGGED_IN = 1 ]; then
+		iscsiadm -m node -T "$IQN" -p "$ADDR:$ISCSI_PORT" -I iser --logout
+		LOGGED_IN=0
+	fi
+	if [ $NODE = 1 ]; then
+		iscsiadm -m node -o delete -T "$IQN" -p "$ADDR:$ISCSI_PORT" -I iser
+		NODE=0
+	fi
 }
 
 ulp_stop() {
@@ -158,16 +213,15 @@ ulp_stop() {
 		wait_for 10 pid_gone "$ISCSID_PID"
 		ISCSID_PID=
 	fi
-	if [ -d "$TPG" ]; then
+	if [ $MADE_TARGET = 1 ]; then
 		echo 0 >"$TPG/enable"
 		[ -d "$NP" ] && echo 0 >"$NP/iser"
 		[ -d "$NP" ] && rmdir "$NP"
 		rm -f "$TPG/lun/lun_0/rdmatest"
-		rmdir "$TPG/lun/lun_0" "$TPG" "${TPG%/*}"
+		rmdir "$TPG/lun/lun_0" "$TPG"
+		rmdir "${TPG%/*}" && MADE_TARGET=0
 	fi
-	if [ -d "$BACKSTORE" ]; then
-		rmdir "$BACKSTORE" "${BACKSTORE%/*}"
-	fi
+	backstore_remove
 }
 
 # Only rxe has signature handover.

@@ -56,7 +56,9 @@
 # protection information, a scsi_debug disk with DIX and T10-DIF type
 # $RDMA_TEST_PI_TYPE, 1 (the default) or 3 (scsi_debug loaded with
 # dif=<type> dix=1 guard=0, or built in with those on the kernel command
-# line and add_host=0).  $RDMA_TEST_SIZE is how
+# line and add_host=0).  The test takes no scsi_debug that was loaded or
+# had a host before it: all hosts of scsi_debug share one store, and it
+# removes only the host added last.  $RDMA_TEST_SIZE is how
 # much each fio job writes (default 32M; the device must hold twice that),
 # $RDMA_TEST_TIMEOUT how long fio may take (default 300 seconds) before
 # it is killed and the kernel logs its blocked tasks.
@@ -84,9 +86,25 @@ ULP_NOTE=
 BASE_QP_MR=
 BASE_ALL=
 SDEBUG=/sys/bus/pseudo/drivers/scsi_debug
+# The scsi_debug host the test added, hostN.
+SDEBUG_HOST=
+# LIO's block backstore of $BDEV, for the SCSI targets.
+LIO=/sys/kernel/config/target
+BACKSTORE=$LIO/core/iblock_0/rdmatest
+# What the test made, set as it makes each, so that the cleanup undoes
+# that and nothing else.
 MADE_NULLB=0
 MADE_SDEBUG=0
+LOADED_SDEBUG=0
+MADE_HBA=0
+MADE_BACKSTORE=0
 ADDED_NETDEV=0
+SET_LO_UP=0
+declare -A ADDED_LINK=()
+# rxe offers signature handover only on devices added while its module
+# parameter is set; a test with PI sets it and puts it back.
+HANDOVER=/sys/module/rdma_rxe/parameters/integrity_handover
+SET_HANDOVER=0
 TRANSPORTS=()
 : "${ULP_NAME:?the test must set ULP_NAME}"
 : "${ULP_COMMANDS:=}" "${ULP_MODULES:=}" "${ULP_NEEDS_BDEV:=0}"
@@ -168,10 +186,20 @@ nullb_teardown() {
 PI_TYPE=${RDMA_TEST_PI_TYPE:-1}
 
 # A scsi_debug disk of $1 MiB whose integrity profile is T10-DIF type
-# $PI_TYPE with a CRC guard; prints why not.
+# $PI_TYPE with a CRC guard; prints why not.  Returns 4 when scsi_debug
+# is someone else's: loaded as a module, or with a host, before the test.
 pi_disk_setup() {
-	[ -d "$SDEBUG" ] || modprobe -q scsi_debug dif="$PI_TYPE" dix=1 \
-		guard=0 dev_size_mb="$1" add_host=0 2>/dev/null
+	local before
+
+	if [ -e /sys/module/scsi_debug/initstate ] ||
+	   { [ -d "$SDEBUG" ] && [ "$(cat "$SDEBUG/add_host")" != 0 ]; }; then
+		echo "scsi_debug is loaded or has hosts: it is not the test's"
+		return 4
+	fi
+	if [ ! -d "$SDEBUG" ] && modprobe -q scsi_debug dif="$PI_TYPE" dix=1 \
+		guard=0 dev_size_mb="$1" add_host=0 2>/dev/null; then
+		LOADED_SDEBUG=1
+	fi
 	if [ ! -d "$SDEBUG" ]; then
 		echo "no scsi_debug"
 		return 1
@@ -185,9 +213,20 @@ pi_disk_setup() {
 		echo "scsi_debug's dev_size_mb is below $1"
 		return 1
 	fi
-	echo 1 >"$SDEBUG/add_host" && MADE_SDEBUG=1 &&
-		wait_for 10 scsi_disk scsi_debug >/dev/null || return 1
-	BDEV=$(scsi_disk scsi_debug)
+	before=$(scsi_hosts scsi_debug)
+	echo 1 >"$SDEBUG/add_host" || return 1
+	MADE_SDEBUG=1
+	SDEBUG_HOST=$(scsi_hosts scsi_debug | not_in "$before")
+	if [ "$(wc -w <<<"$SDEBUG_HOST")" != 1 ]; then
+		echo "not one new scsi_debug host: '$SDEBUG_HOST'"
+		return 1
+	fi
+	if ! wait_for 10 scsi_disk_of "/sys/class/scsi_host/$SDEBUG_HOST/device" \
+			>/dev/null; then
+		echo "no one disk on the scsi_debug host $SDEBUG_HOST"
+		return 1
+	fi
+	BDEV=$(scsi_disk_of "/sys/class/scsi_host/$SDEBUG_HOST/device")
 	if [ "$(cat "/sys/block/${BDEV#/dev/}/integrity/format")" != \
 	     "T10-DIF-TYPE$PI_TYPE-CRC" ]; then
 		echo "$BDEV has no T10-DIF-TYPE$PI_TYPE-CRC integrity profile"
@@ -195,25 +234,60 @@ pi_disk_setup() {
 	fi
 }
 
+# add_host=-1 removes the scsi_debug host added last: the test's host
+# only while it is the one there is.
 pi_disk_teardown() {
-	echo -1 >"$SDEBUG/add_host"
+	if [ "$(scsi_hosts scsi_debug)" = "$SDEBUG_HOST" ]; then
+		echo -1 >"$SDEBUG/add_host"
+	else
+		echo "scsi_debug has other hosts than $SDEBUG_HOST: left as is"
+	fi
+	[ $LOADED_SDEBUG = 1 ] && [ "$(cat "$SDEBUG/add_host")" = 0 ] &&
+		modprobe -r scsi_debug && LOADED_SDEBUG=0
 }
 
-# The block device of the first SCSI disk of a host whose driver is $1
-# (an iSCSI session's disks sit one level deeper than SRP's).
-scsi_disk() {
-	local h b
+# The lines of stdin that are not lines of $1.
+not_in() {
+	grep -vxF -f <(printf '%s\n' "$1")
+}
+
+# The SCSI hosts whose driver is $1, hostN, one a line.
+scsi_hosts() {
+	local h
 
 	for h in /sys/class/scsi_host/host*; do
-		[ "$(cat "$h/proc_name" 2>/dev/null)" = "$1" ] || continue
-		for b in "$h"/device/target*/*/block/* \
-				"$h"/device/session*/target*/*/block/*; do
-			[ -b "/dev/${b##*/}" ] || continue
-			echo "/dev/${b##*/}"
-			return 0
-		done
+		[ "$(cat "$h/proc_name" 2>/dev/null)" = "$1" ] && echo "${h##*/}"
 	done
-	return 1
+}
+
+# The block device of the SCSI disk under the device directory $1 (a
+# SCSI host's or an iSCSI session's), which must have one and no more.
+scsi_disk_of() {
+	local b disks=()
+
+	for b in "$1"/target*/*/block/* "$1"/session*/target*/*/block/*; do
+		[ -b "/dev/${b##*/}" ] && disks+=("/dev/${b##*/}")
+	done
+	[ ${#disks[@]} = 1 ] || return 1
+	echo "${disks[0]}"
+}
+
+# LIO's block backstore $BACKSTORE of $BDEV, in an HBA of the test's
+# unless iblock_0 is there.
+backstore_add() {
+	if [ ! -d "${BACKSTORE%/*}" ]; then
+		mkdir "${BACKSTORE%/*}" || return 1
+		MADE_HBA=1
+	fi
+	mkdir "$BACKSTORE" || return 1
+	MADE_BACKSTORE=1
+	echo "udev_path=$BDEV" >"$BACKSTORE/control" &&
+		echo 1 >"$BACKSTORE/enable"
+}
+
+backstore_remove() {
+	[ $MADE_BACKSTORE = 1 ] && rmdir "$BACKSTORE" && MADE_BACKSTORE=0
+	[ $MADE_HBA = 1 ] && rmdir "${BACKSTORE%/*}" && MADE_HBA=0
 }
 
 # Write each of $FILE_SIZES (bytes) as one O_DIRECT write into directory
@@ -306,11 +380,12 @@ reads_as() {
 # rewritten on $BDEV with its write_generate off, so that the disk keeps
 # the old PI.  The initiator's read must fail, and not return the data.
 stale_pi() {
-	local gen=/sys/block/${BDEV#/dev/}/integrity/write_generate
+	local gen=/sys/block/${BDEV#/dev/}/integrity/write_generate was
 
 	blk_write "$1" "$TMP/old" "$DATA" || { echo "cannot write block $1"; return; }
+	was=$(cat "$gen") || { echo "cannot read $gen"; return; }
 	echo 0 >"$gen" && blk_write "$1" "$TMP/new" "$BDEV"
-	echo 1 >"$gen"
+	echo "$was" >"$gen"
 	if blk_read "$1" "$TMP/got" "$DATA" 2>"$TMP/stale.err"; then
 		if cmp -s "$TMP/got" "$TMP/new"; then
 			echo "block $1: the new data was read back"
@@ -404,15 +479,33 @@ log_errors() {
 }
 
 
+# Delete the RDMA device $1 if the test added it.
+link_delete() {
+	[ -n "${ADDED_LINK[$1]:-}" ] || return 0
+	rdma link delete "$1" 2>/dev/null && unset "ADDED_LINK[$1]"
+}
+
+# Before an rxe device of a test with PI is added: rxe's signature
+# handover on.
+rxe_handover() {
+	[ "$1" = rxe ] && [ "$ULP_NEEDS_BDEV" = pi ] && [ -w "$HANDOVER" ] ||
+		return 0
+	[ "$(cat "$HANDOVER")" = Y ] && return 0
+	echo 1 >"$HANDOVER" && SET_HANDOVER=1
+}
+
 # Make the RDMA device of transport $1 on $NETDEV, or remove it and the
 # one on lo with $1 -d.
 devices() {
 	if [ "${2:-}" = -d ]; then
-		rdma link delete "rdmatest_$1" 2>/dev/null
-		rdma link delete rdmatest_lo 2>/dev/null
-	elif ! rdma link add "rdmatest_$1" type "$1" netdev "$NETDEV"; then
+		link_delete "rdmatest_$1"
+		link_delete rdmatest_lo
+	elif ! rxe_handover "$1" ||
+		! rdma link add "rdmatest_$1" type "$1" netdev "$NETDEV"; then
 		ktap_print_msg "$1: rdma link add rdmatest_$1 failed"
 		return 1
+	else
+		ADDED_LINK[rdmatest_$1]=1
 	fi
 }
 
@@ -421,6 +514,7 @@ devices() {
 lo_device() {
 	[ "$1" = siw ] && [ "$ULP_WILDCARD" = 1 ] || return 0
 	rdma link add rdmatest_lo type siw netdev lo || return 1
+	ADDED_LINK[rdmatest_lo]=1
 	BASE_QP_MR=$(printf '%s\n' "$BASE_QP_MR" \
 		"$(res_list rdmatest_lo qp mr)" | sed '/^$/d')
 	BASE_ALL=$(printf '%s\n' "$BASE_ALL" \
@@ -491,8 +585,12 @@ run_transport() {
 }
 
 net_setup() {
-	ip link set lo up &&
-		ip link add "$NETDEV" type dummy && ADDED_NETDEV=1 &&
+	# IFF_UP is bit 0 of the flags.
+	if [ $(($(cat /sys/class/net/lo/flags) & 1)) = 0 ]; then
+		ip link set lo up || return 1
+		SET_LO_UP=1
+	fi
+	ip link add "$NETDEV" type dummy && ADDED_NETDEV=1 &&
 		ip addr add "$ADDR/24" dev "$NETDEV" &&
 		ip link set "$NETDEV" up
 }
@@ -506,6 +604,8 @@ cleanup() {
 	[ $ADDED_NETDEV = 1 ] && ip link delete "$NETDEV"
 	[ $MADE_NULLB = 1 ] && nullb_teardown
 	[ $MADE_SDEBUG = 1 ] && pi_disk_teardown
+	[ $SET_LO_UP = 1 ] && ip link set lo down
+	[ $SET_HANDOVER = 1 ] && echo 0 >"$HANDOVER"
 	rm -rf "$TMP"
 }
 
@@ -541,11 +641,19 @@ rdma_main() {
 	elif [ -n "${RDMA_TEST_BDEV:-}" ]; then
 		BDEV=$RDMA_TEST_BDEV
 	elif [ "$ULP_NEEDS_BDEV" = pi ]; then
-		if ! pi_disk_setup $(($(numfmt --from=iec "$SIZE") * 2 / 1048576 +
-				      16)) >"$TMP/pi.log" 2>&1; then
+		pi_disk_setup $(($(numfmt --from=iec "$SIZE") * 2 / 1048576 +
+				 16)) >"$TMP/pi.log" 2>&1
+		case $? in
+		0) ;;
+		4)
+			ktap_skip_all "$(tail -n 1 "$TMP/pi.log")"
+			exit "$KSFT_SKIP"
+			;;
+		*)
 			why=$(tail -n 1 "$TMP/pi.log")
 			ktap_exit_fail_msg "no disk with protection information: $why"
-		fi
+			;;
+		esac
 	else
 		nullb_setup $(($(numfmt --from=iec "$SIZE") * 2 / 1048576 + 16))
 		case $? in

@@ -16,8 +16,9 @@
 #
 # Needs root, iproute2 (ip, rdma), fio, nfsd's tools (nfs-kernel-server:
 # rpc.nfsd, rpc.mountd, exportfs), mount.nfs (nfs-common) and the options
-# in ./config.  nfsd must not be running: the test starts its own, with
-# a grace period of 10 seconds, and stops it at the end.
+# in ./config.  nfsd and rpc.mountd must not be running: the test starts
+# its own, with a grace period of 10 seconds, and stops them at the end;
+# nfsd's versions, grace period and lease time get back their values.
 
 ULP_NAME=svcrdma
 ULP_COMMANDS="rpc.nfsd rpc.mountd exportfs mount.nfs sha256sum"
@@ -40,6 +41,9 @@ MNT=
 MOUNTED_NFSD=0
 STARTED_NFSD=0
 MOUNTD_PID=
+# What nfsd's files that rpc.nfsd writes held before it did.
+NFSD_PARAMS="versions nfsv4gracetime nfsv4leasetime"
+declare -A NFSD_WAS=()
 
 ulp_check() {
 	if [ ! -d "$NFSD" ] && ! grep -qw nfsd /proc/filesystems; then
@@ -50,6 +54,10 @@ ulp_check() {
 		echo "nfsd is running: stop it first"
 		return 1
 	fi
+	if pidof rpc.mountd >/dev/null; then
+		echo "rpc.mountd is running: stop it first"
+		return 1
+	fi
 }
 
 stat_of() {
@@ -57,6 +65,8 @@ stat_of() {
 }
 
 nfs_server_start() {
+	local p
+
 	if ! mountpoint -q "$NFSD"; then
 		mount -t nfsd none "$NFSD" || return 1
 		MOUNTED_NFSD=1
@@ -67,8 +77,11 @@ nfs_server_start() {
 	MOUNTD_PID=$(pidof rpc.mountd)
 	exportfs -i -o rw,no_root_squash,insecure,fsid=0,sync "*:$EXPORT" ||
 		return 1
-	rpc.nfsd -N 3 -G 10 -L 10 --rdma="$NFS_PORT" 4 || return 1
+	for p in $NFSD_PARAMS; do
+		NFSD_WAS[$p]=$(cat "$NFSD/$p") || return 1
+	done
 	STARTED_NFSD=1
+	rpc.nfsd -N 3 -G 10 -L 10 --rdma="$NFS_PORT" 4 || return 1
 	grep -q "^rdma $NFS_PORT" "$NFSD/portlist" ||
 		{ echo "nfsd does not list rdma $NFS_PORT"; return 1; }
 }
@@ -107,10 +120,16 @@ ulp_disconnect() {
 }
 
 ulp_stop() {
+	local p
+
 	if [ $STARTED_NFSD = 1 ]; then
 		rpc.nfsd 0
 		STARTED_NFSD=0
 	fi
+	# nfsd takes them once its threads are gone.
+	for p in "${!NFSD_WAS[@]}"; do
+		echo "${NFSD_WAS[$p]}" >"$NFSD/$p" && unset "NFSD_WAS[$p]"
+	done
 	[ -n "$EXPORT" ] && exportfs -u "*:$EXPORT"
 	EXPORT=
 	if [ -n "$MOUNTD_PID" ]; then

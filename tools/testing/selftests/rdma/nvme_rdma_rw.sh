@@ -23,7 +23,10 @@
 # handover.
 #
 # Needs root, iproute2 (ip, rdma), nvme-cli, fio and the options in
-# ./config.
+# ./config.  The test makes its own nvmet subsystem and port (the first
+# port ID free), takes the namespace of the controller that is new after
+# its connect, with its own host NQN, and disconnects that controller
+# alone.
 
 NVME_PI=${NVME_PI:-0}
 ULP_COMMANDS=nvme
@@ -49,6 +52,15 @@ NQN=nqn.2024-01.org.kernel.selftests:rdma-rw
 CFS=/sys/kernel/config/nvmet
 HOSTID=$(cat /proc/sys/kernel/random/uuid)
 HOSTNQN=nqn.2014-08.org.nvmexpress:uuid:$HOSTID
+SUB=$CFS/subsystems/$NQN
+# The nvmet port the test makes.
+NVMET_PORT=
+# The NVMe controllers and block devices before the connect.
+CTRLS=
+BLOCKS=
+MADE_SUB=0
+MADE_PORT=0
+CONNECTED=0
 
 ulp_check() {
 	[ -d "$CFS" ] || { echo "no $CFS: configfs or nvmet missing"; return 1; }
@@ -60,7 +72,7 @@ nvme_pi_check() {
 	local format
 
 	format=$(cat "/sys/block/${DATA#/dev/}/integrity/format")
-	if [ "$(cat "$CFS/ports/1/param_pi_enable")" != 1 ]; then
+	if [ "$(cat "$NVMET_PORT/param_pi_enable")" != 1 ]; then
 		echo "nvmet turned PI off on the port: the device has no signature handover"
 		return 1
 	fi
@@ -71,39 +83,83 @@ nvme_pi_check() {
 	ULP_NOTE="host namespace $DATA: integrity $format"
 }
 
-# The block device of the namespace the host sees for $NQN.
-nvme_bdev() {
-	local b
+# The names in directory $1, one a line.
+names_in() {
+	local n
 
-	for b in /sys/block/nvme*; do
-		[ "$(cat "$b/device/subsysnqn" 2>/dev/null)" = "$NQN" ] || continue
-		[ -b "/dev/${b##*/}" ] || continue
-		echo "/dev/${b##*/}"
-		return 0
+	for n in "$1"/*; do
+		[ -e "$n" ] && echo "${n##*/}"
 	done
-	return 1
+}
+
+# The controller of the connect: new since $CTRLS, to $NQN at
+# $ADDR:$PORT over RDMA from $HOSTNQN.  Fails unless there is one and no
+# more.
+nvme_ctrl() {
+	local c d ctrls=()
+
+	while read -r c; do
+		d=/sys/class/nvme/$c
+		[ "$(cat "$d/subsysnqn")" = "$NQN" ] || continue
+		[ "$(cat "$d/hostnqn")" = "$HOSTNQN" ] || continue
+		[ "$(cat "$d/transport")" = rdma ] || continue
+		case $(cat "$d/address") in
+		"traddr=$ADDR,trsvcid=$PORT"|"traddr=$ADDR,trsvcid=$PORT,"*)
+			ctrls+=("$c") ;;
+		esac
+	done < <(names_in /sys/class/nvme | not_in "$CTRLS")
+	[ ${#ctrls[@]} = 1 ] || return 1
+	echo "${ctrls[0]}"
+}
+
+# The block device of the namespace of the connect's controller, new
+# since $BLOCKS: the controller's own, or the head of its path
+# (nvme<subsystem>c<controller>n<nsid>) with native multipath.
+nvme_bdev() {
+	local c n b disks=()
+
+	c=$(nvme_ctrl) || return 1
+	for n in "/sys/class/nvme/$c/"nvme*n*; do
+		b=${n##*/}
+		[[ $b =~ ^nvme([0-9]+)c[0-9]+n([0-9]+)$ ]] &&
+			b=nvme${BASH_REMATCH[1]}n${BASH_REMATCH[2]}
+		[ -b "/dev/$b" ] && ! grep -qxF "$b" <<<"$BLOCKS" &&
+			disks+=("/dev/$b")
+	done
+	[ ${#disks[@]} = 1 ] || return 1
+	echo "${disks[0]}"
 }
 
 ulp_start() {
-	local sub=$CFS/subsystems/$NQN port=$CFS/ports/1
+	local sub=$SUB port id=1
 
-	mkdir "$sub" &&
-		echo 1 >"$sub/attr_allow_any_host" &&
+	# The first port ID free.
+	while [ -e "$CFS/ports/$id" ]; do
+		id=$((id + 1))
+	done
+	NVMET_PORT=$CFS/ports/$id
+	port=$NVMET_PORT
+	mkdir "$sub" || return 1
+	MADE_SUB=1
+	echo 1 >"$sub/attr_allow_any_host" &&
 		echo "$NVME_PI" >"$sub/attr_pi_enable" &&
 		mkdir "$sub/namespaces/1" &&
 		echo "$BDEV" >"$sub/namespaces/1/device_path" &&
 		echo 1 >"$sub/namespaces/1/enable" &&
-		mkdir "$port" &&
+		mkdir "$port" && MADE_PORT=1 &&
 		echo rdma >"$port/addr_trtype" &&
 		echo ipv4 >"$port/addr_adrfam" &&
 		echo "$ADDR" >"$port/addr_traddr" &&
 		echo "$PORT" >"$port/addr_trsvcid" &&
 		echo "$NVME_PI" >"$port/param_pi_enable" &&
 		ln -s "$sub" "$port/subsystems/$NQN" || return 1
+	CTRLS=$(names_in /sys/class/nvme)
+	BLOCKS=$(names_in /sys/block)
+	CONNECTED=1
 	nvme connect -t rdma -a "$ADDR" -s "$PORT" -n "$NQN" \
 		--hostnqn="$HOSTNQN" --hostid="$HOSTID" || return 1
 	if ! wait_for 10 nvme_bdev >/dev/null; then
-		echo "no namespace block device after connect"
+		echo "no one new namespace of one new controller after connect"
 		return 1
 	fi
 	DATA=$(nvme_bdev)
@@ -111,18 +167,24 @@ ulp_start() {
 }
 
 ulp_disconnect() {
-	nvme disconnect -n "$NQN"
+	local c
+
+	[ $CONNECTED = 1 ] || return 0
+	c=$(nvme_ctrl) || return 1
+	nvme disconnect -d "$c" && CONNECTED=0
 }
 
 ulp_stop() {
-	local sub=$CFS/subsystems/$NQN port=$CFS/ports/1
+	local sub=$SUB port=$NVMET_PORT
 
-	rm -f "$port/subsystems/$NQN"
-	[ -d "$port" ] && rmdir "$port"
-	if [ -d "$sub" ]; then
+	if [ $MADE_PORT = 1 ]; then
+		rm -f "$port/subsystems/$NQN"
+		rmdir "$port" && MADE_PORT=0
+	fi
+	if [ $MADE_SUB = 1 ]; then
 		echo 0 >"$sub/namespaces/1/enable" 2>/dev/null
 		rmdir "$sub/namespaces/1" 2>/dev/null
-		rmdir "$sub"
+		rmdir "$sub" && MADE_SUB=0
 	fi
 }
 

@@ -217,6 +217,7 @@ int main(int argc, char **argv)
 		struct rxe_send_wqe *wqe = (struct rxe_send_wqe *)
 			(q->data + ((p & q->index_mask) << q->log2_elem_size));
 		struct ibv_send_wr *bad, none = { 0 };
+		struct ibv_sge sges[2] = { { 0 } };
 		uint64_t *reg = (uint64_t *)&wqe->wr.wr;
 
 		printf("sq ring %p: log2_elem_size %u index_mask %u prod %u\n",
@@ -250,7 +251,8 @@ int main(int argc, char **argv)
 		 * the list, as here (more SGEs than the QP has): nothing
 		 * more is written to the ring.
 		 */
-		none.num_sge = 1000;
+		none.sg_list = sges;
+		none.num_sge = 2;	/* the QP has max_send_sge 1 */
 		none.opcode = IBV_WR_SEND;
 		i = ibv_post_send(qp, &none, &bad);
 		printf("doorbell: ibv_post_send returned %d (expected EINVAL)\n",

@@ -83,12 +83,7 @@ static const struct pi_case pi_cases[] = {
 	{ "csum-4096-no-mem-pi", 4096, IB_T10DIF_CSUM, IB_T10DIF_CSUM, false },
 };
 
-static void pi_case_desc(const struct pi_case *c, char *desc)
-{
-	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
-}
-
-KUNIT_ARRAY_PARAM(pi_case, pi_cases, pi_case_desc);
+KUNIT_ARRAY_PARAM_DESC(pi_case, pi_cases, name);
 
 #define PI_BLOCKS	3
 #define PI_REF_SEED	0x1000
@@ -574,12 +569,7 @@ static const struct pi_escape pi_escapes[] = {
 	{ "type3-app-ffff-ref-ffffffff", true, 0xffffffff, true },
 };
 
-static void pi_escape_desc(const struct pi_escape *e, char *desc)
-{
-	strscpy(desc, e->name, KUNIT_PARAM_DESC_SIZE);
-}
-
-KUNIT_ARRAY_PARAM(pi_escape, pi_escapes, pi_escape_desc);
+KUNIT_ARRAY_PARAM_DESC(pi_escape, pi_escapes, name);
 
 static void rxe_pi_escape(struct kunit *test)
 {
@@ -756,12 +746,7 @@ static const struct pi_refusal pi_refusals[] = {
 	{ "atomic-access", spoil_atomic },
 };
 
-static void pi_refusal_desc(const struct pi_refusal *r, char *desc)
-{
-	strscpy(desc, r->name, KUNIT_PARAM_DESC_SIZE);
-}
-
-KUNIT_ARRAY_PARAM(pi_refusal, pi_refusals, pi_refusal_desc);
+KUNIT_ARRAY_PARAM_DESC(pi_refusal, pi_refusals, name);
 
 /*
  * Refused at post time with -EINVAL, as mlx5 refuses it, and nothing is
@@ -991,12 +976,7 @@ static const struct pi_hostile pi_hostiles[] = {
 	{ "flush-mr", PEER_FLUSH_MR },
 };
 
-static void pi_hostile_desc(const struct pi_hostile *h, char *desc)
-{
-	strscpy(desc, h->name, KUNIT_PARAM_DESC_SIZE);
-}
-
-KUNIT_ARRAY_PARAM(pi_hostile, pi_hostiles, pi_hostile_desc);
+KUNIT_ARRAY_PARAM_DESC(pi_hostile, pi_hostiles, name);
 
 /* Post @wr from the peer and return its completion's status. */
 static enum ib_wc_status pi_peer_post(struct kunit *test, struct pi_peer *x,

@@ -131,8 +131,15 @@ nvme_bdev() {
 }
 
 ulp_start() {
-	local sub=$SUB port id=1
+	local sub=$SUB port id=1 depth=128 qs=()
 
+	# nvme-rdma caps its queues at 128 entries on a device with signature
+	# handover; rxe offers it only when asked for, so without PI a
+	# controller over rxe gets the 256 that it and the port ask for.
+	if [ "$1" = rxe ] && [ "$NVME_PI" = 0 ]; then
+		depth=256
+		qs=(--queue-size=256)
+	fi
 	# The first port ID free.
 	while [ -e "$CFS/ports/$id" ]; do
 		id=$((id + 1))
@@ -152,18 +159,31 @@ ulp_start() {
 		echo "$ADDR" >"$port/addr_traddr" &&
 		echo "$PORT" >"$port/addr_trsvcid" &&
 		echo "$NVME_PI" >"$port/param_pi_enable" &&
+		echo "$depth" >"$port/param_max_queue_size" &&
 		ln -s "$sub" "$port/subsystems/$NQN" || return 1
 	CTRLS=$(names_in /sys/class/nvme)
 	BLOCKS=$(names_in /sys/block)
 	CONNECTED=1
-	nvme connect -t rdma -a "$ADDR" -s "$PORT" -n "$NQN" \
+	nvme connect -t rdma -a "$ADDR" -s "$PORT" -n "$NQN" "${qs[@]}" \
 		--hostnqn="$HOSTNQN" --hostid="$HOSTID" || return 1
 	if ! wait_for 10 nvme_bdev >/dev/null; then
 		echo "no one new namespace of one new controller after connect"
 		return 1
 	fi
 	DATA=$(nvme_bdev)
+	[ ${#qs[@]} = 0 ] || nvme_full_queue || return 1
 	[ "$NVME_PI" = 0 ] || nvme_pi_check
+}
+
+# The test's controller has I/O queues of 256 entries (sqsize 255).
+nvme_full_queue() {
+	local c sq
+
+	c=$(nvme_ctrl) || return 1
+	sq=$(cat "/sys/class/nvme/$c/sqsize")
+	[ "$sq" = 255 ] && return 0
+	echo "$c: sqsize $sq, not the 255 that --queue-size=256 asks for"
+	return 1
 }
 
 ulp_disconnect() {

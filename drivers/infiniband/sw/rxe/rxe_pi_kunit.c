@@ -344,6 +344,15 @@ static void pi_expect_mem_pi(struct kunit *test, struct pi_test *p,
 	KUNIT_EXPECT_MEMEQ(test, p->meta, expect, p->blocks * PI_TUPLE);
 }
 
+/* A copy of @len bytes at @buf that lives as long as the case. */
+static u8 *pi_copy_of(struct kunit *test, const u8 *buf, size_t len)
+{
+	u8 *copy = kunit_kmalloc(test, len, GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, copy);
+	return memcpy(copy, buf, len);
+}
+
 /*
  * For data coming into the test's MR: the wire format of its data in the
  * plain buffer, the MR's memory cleared, mapped and registered.  Returns
@@ -358,9 +367,7 @@ static u8 *pi_inbound(struct kunit *test, struct pi_test *p,
 	pi_buffers(test, p, c);
 	len = p->blocks * p->interval;
 	pi_wire_format(p, c, p->wire);
-	expect = kunit_kmalloc(test, len, GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, expect);
-	memcpy(expect, p->data, len);
+	expect = pi_copy_of(test, p->data, len);
 	memset(p->data, 0, len);
 	pi_map(test, p, c);
 	KUNIT_ASSERT_EQ(test, pi_reg(test, p, PI_ACCESS), 0);
@@ -1005,14 +1012,6 @@ static enum ib_wc_status pi_peer_atomic(struct kunit *test, struct pi_peer *x,
 	};
 
 	return pi_peer_post(test, x, &wr.wr);
-}
-
-static u8 *pi_copy_of(struct kunit *test, const u8 *buf, size_t len)
-{
-	u8 *copy = kunit_kmalloc(test, len, GFP_KERNEL);
-
-	KUNIT_ASSERT_NOT_NULL(test, copy);
-	return memcpy(copy, buf, len);
 }
 
 /*

@@ -22,8 +22,8 @@ export CCACHE_DIR CCACHE_BASEDIR CCACHE_NOHASHDIR
 export PATH := /usr/lib/ccache:/usr/bin:$(PATH)
 export BUILD LINUX OBJ_UM OBJ_X86 SERIES
 
-.PHONY: all setup base apply config build check e2e bench mutate series fixes \
-	irdma-fixes clean
+.PHONY: all setup base apply config build check kunit kunit-x86 e2e bench \
+	mutate series fixes irdma-fixes clean
 
 all: build
 
@@ -45,9 +45,20 @@ build: setup
 	@tools/series/build.sh kunit
 	@tools/series/build.sh x86-kunit
 
+# CHECKS picks stages of check.sh (make check CHECKS="kunit lint").
 check: setup
 	@tools/series/deps.sh e2e
-	@tools/series/check.sh
+	@CHECKS='$(CHECKS)' tools/series/check.sh
+
+# The fast loop: the suites SUITES names (a kunit.py glob, default all) on
+# the UML kernel, or on the x86_64 one: make kunit SUITES=ib_core_rw,
+# make kunit-x86 SUITES='irdma_verbs_*'.
+SUITES ?= *
+kunit: config
+	@tools/series/build.sh suites '$(SUITES)'
+
+kunit-x86: config
+	@tools/series/build.sh x86-suites '$(SUITES)'
 
 # NVMe over RDMA through rw.c over siw and rxe, in a UML guest booted from
 # the kernel the KUnit run uses.

@@ -80,8 +80,7 @@ kunit() {
 	fi
 	"$src/tools/testing/kunit/kunit.py" "$action" --arch=um \
 		--build_dir="$bench/obj-$side" \
-		$(printf -- '--kunitconfig=%s ' "${fragments[@]}") \
-		"${extra[@]}" "$@"
+		"${fragments[@]/#/--kunitconfig=}" "${extra[@]}" "$@"
 }
 
 build() {

@@ -19,6 +19,8 @@
 #                       warning, not only those of files that changed
 #   build.sh kunit      build the kernel and run the KUnit suites; the
 #                       results go to $OBJ_UM/kunit.json
+#   build.sh suites <glob>  build the kernel and run the suites the
+#                       kunit.py glob names
 #   build.sh kunit-exec <kunit.py exec arguments>  run the built kernel's
 #                       suites again, as the arguments say (the benchmark
 #                       with kunit's small batches unless they say else)
@@ -30,6 +32,7 @@
 #                       configs/x86-*.config
 #   build.sh x86-kunit  build the x86_64 kernel and run its KUnit suites
 #                       under QEMU; the results go to $OBJ_X86/kunit.json
+#   build.sh x86-suites <glob>  the same as suites for the x86_64 kernel
 #   build.sh x86-kunit-exec <kunit.py exec arguments>  the same as
 #                       kunit-exec for the x86_64 kernel
 #   build.sh x86-race-kcsan  boot the built x86_64 kernel again for
@@ -56,8 +59,7 @@ fragments=("$here/configs/um-rw-users.config" "$here/configs/um-debug.config"
 	"$here/configs/um-guest.config")
 x86_fragments=()
 # Only those in the tree: a bisect step may predate some.
-for f in $(awk '$1 == "file" && $2 ~ /\.kunitconfig$/ { print $2 }' \
-		"$here/series"); do
+while read -r f; do
 	[ -f "$LINUX/$f" ] || continue
 	case $f in
 	drivers/infiniband/hw/*) x86_fragments+=("$LINUX/$f") ;;
@@ -67,7 +69,8 @@ for f in $(awk '$1 == "file" && $2 ~ /\.kunitconfig$/ { print $2 }' \
 	# runs that suite too, with the mappings counted (GART's DMA ops).
 	dma=$(dirname "$LINUX/$f")/dma.config
 	[ -f "$dma" ] && x86_fragments+=("$LINUX/$f" "$dma")
-done
+done < <(awk '$1 == "file" && $2 ~ /\.kunitconfig$/ { print $2 }' \
+	"$here/series")
 # The x86 tree's own options come after the suites' .kunitconfig files.
 x86_suites=${#x86_fragments[@]}
 for f in "$here"/configs/x86-*.config; do
@@ -78,10 +81,10 @@ for f in ${EXTRA_CONFIGS:-}; do
 done
 # The series' sources that only x86_64 builds: its objects for x86-objs.
 x86_objs=()
-for f in $(awk '$1 == "file" && $2 ~ /^drivers\/infiniband\/hw\/.*\.c$/ {
-		print $2 }' "$here/series"); do
+while read -r f; do
 	[ -f "$LINUX/$f" ] && x86_objs+=("${f%.c}.o")
-done
+done < <(awk '$1 == "file" && $2 ~ /^drivers\/infiniband\/hw\/.*\.c$/ {
+	print $2 }' "$here/series")
 # The kselftest the guest runs (make e2e) brings its own fragment.
 [ -f "$LINUX/tools/testing/selftests/rdma/config" ] &&
 	fragments+=("$LINUX/tools/testing/selftests/rdma/config")
@@ -115,7 +118,7 @@ kunit() {
 	shift
 	"$here/kunit_console.py" "$action" --arch=um \
 		--build_dir="$OBJ_UM" \
-		$(printf -- '--kunitconfig=%s ' "${fragments[@]}") "$@"
+		"${fragments[@]/#/--kunitconfig=}" "$@"
 }
 
 # Seconds the x86_64 suites get (kunit.py's default is 300): they run in
@@ -130,7 +133,7 @@ kunit_x86() {
 	# sees locks taken on two CPUs at once.
 	"$here/kunit_console.py" "$action" --arch=x86_64 \
 		--build_dir="$OBJ_X86" --qemu_args='-smp 2' \
-		$(printf -- '--kunitconfig=%s ' "${x86_fragments[@]}") "$@"
+		"${x86_fragments[@]/#/--kunitconfig=}" "$@"
 }
 
 # config_fresh <object tree> <fragment...>: its .config is newer than
@@ -181,6 +184,9 @@ x86-kunit)
 	kunit_x86 run --jobs="$(nproc)" --json="$OBJ_X86/kunit.json" \
 		--timeout="$x86_timeout"
 	;;
+x86-suites)
+	kunit_x86 run --jobs="$(nproc)" --timeout="$x86_timeout" "$2"
+	;;
 x86-kunit-exec)
 	no_x86_suite && exit 0
 	shift
@@ -220,6 +226,9 @@ kunit)
 	kunit run --jobs="$(nproc)" --json="$OBJ_UM/kunit.json" \
 		"${run_args[@]}"
 	;;
+suites)
+	kunit run --jobs="$(nproc)" "${run_args[@]}" "$2"
+	;;
 kunit-exec)
 	shift
 	kunit exec "${run_args[@]}" "$@"
@@ -253,8 +262,9 @@ users)
 	fi
 	;;
 *)
-	echo "usage: $0 config|users|users-fresh|kunit|kunit-exec|kernel|" \
-		"x86-config|x86-kunit|x86-kunit-exec|x86-race-kcsan|x86-objs" >&2
+	echo "usage: $0 config|users|users-fresh|kunit|suites|kunit-exec|" \
+		"kernel|x86-config|x86-kunit|x86-suites|x86-kunit-exec|" \
+		"x86-race-kcsan|x86-objs" >&2
 	exit 2
 	;;
 esac

@@ -13,9 +13,37 @@ here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/../.." && pwd)
 logs=$BUILD/logs
 mkdir -p "$logs"
-rm -f "$logs/times.txt"
+results=$logs/results.txt
+rm -f "$logs/times.txt" "$results"
 passed=0
 failed=0
+
+# say <line...>: print verdict lines and keep them for the summary
+# (summary.py).
+say() { printf '%s\n' "$@" | tee -a "$results"; }
+
+# tally <report>: a report whose last line is "<passed> <failed>"
+# (kunit_results.py, base_results.py): its other lines said, its counts
+# added to the tally.  Returns non-zero when something in it failed.
+tally() {
+	local p f
+
+	echo "$1" | sed '$d' | tee -a "$results"
+	read -r p f <<<"$(echo "$1" | tail -n 1)"
+	passed=$((passed + p))
+	failed=$((failed + f))
+	[ "$f" = 0 ]
+}
+
+# passes <report>: print a report of tally's form, counted in no tally
+# (a check's log); true when a case passed and none failed.
+passes() {
+	local p f
+
+	echo "$1" | sed '$d'
+	read -r p f <<<"$(echo "$1" | tail -n 1)"
+	[ "$p" -gt 0 ] && [ "$f" = 0 ]
+}
 
 # check <name> <command...>: run the command, its output to a log, and
 # the seconds it took to $logs/times.txt.
@@ -24,10 +52,10 @@ check() {
 	shift
 	log=$logs/$(echo "$name" | tr -c 'A-Za-z0-9._-' _).log
 	if "$@" >"$log" 2>&1; then
-		echo "PASS $name"
+		say "PASS $name"
 		passed=$((passed + 1))
 	else
-		echo "FAIL $name"
+		say "FAIL $name"
 		sed 's/^/    /' "$log" | tail -n 20
 		failed=$((failed + 1))
 		rc=1
@@ -97,15 +125,12 @@ log_failed() {
 
 # The suites of step $1 passed: every case, and at least one.
 bisect_kunit_wait() {
-	local dir=$BUILD/bisect-kunit/$1 out p f
+	local dir=$BUILD/bisect-kunit/$1
 
 	wait "$bisect_kunit_pid"
 	rm -f "$dir/linux"
 	[ -s "$dir/kunit.json" ] || { tail -n 20 "$dir/kunit.log"; return 1; }
-	out=$(python3 "$here/kunit_results.py" "$dir/kunit.json")
-	echo "$out"
-	read -r p f <<<"$(echo "$out" | tail -n 1)"
-	[ "$f" = 0 ] && [ "$p" -gt 0 ]
+	passes "$(python3 "$here/kunit_results.py" "$dir/kunit.json")"
 }
 
 # The line of the bisect step whose suites run in the background, if any
@@ -139,7 +164,6 @@ touches_suite() {
 # [<arch label>]): one line per suite, every case counted in the tally.
 run_kunit() {
 	local obj=$1 action=$2 arch=${3:-} json=$1/kunit.json log=$logs/$2.log
-	local out p f
 
 	rm -f "$json"
 	"$here/build.sh" "$action" >"$log" 2>&1
@@ -147,16 +171,12 @@ run_kunit() {
 		return
 	fi
 	if [ ! -s "$json" ]; then
-		echo "FAIL $action: no results, see $log"
+		say "FAIL $action: no results, see $log"
 		tail -n 20 "$log" | sed 's/^/    /'
 		failed=$((failed + 1))
 		return
 	fi
-	out=$(python3 "$here/kunit_results.py" "$json" $arch)
-	echo "$out" | sed '$d'
-	read -r p f <<<"$(echo "$out" | tail -n 1)"
-	passed=$((passed + p))
-	failed=$((failed + f))
+	tally "$(python3 "$here/kunit_results.py" "$json" ${arch:+"$arch"})"
 }
 
 # logs_clean <checker> <banner> <report> <log...>: each log shows that
@@ -209,7 +229,7 @@ e2e_logs() { compgen -G "$BUILD/e2e/*.log"; }
 # list of upstream bugs (base-failures), counted in the tally.  Returns
 # non-zero when it failed.
 run_base() {
-	local side=$1 d=${BASE_RW:-$BUILD/base-rw} out p f j args=()
+	local side=$1 d=${BASE_RW:-$BUILD/base-rw} j args=()
 
 	"$here/base-rw.sh" kunit "$side" >"$logs/base-rw-$side.log" 2>&1
 	for j in um um-force_mr x86 x86-force_mr; do
@@ -218,13 +238,8 @@ run_base() {
 		*) args+=("x86_64=$d/$side-$j.json") ;;
 		esac
 	done
-	out=$(python3 "$here/base_results.py" "$side" "$here/base-failures" \
-		"${args[@]}")
-	echo "$out" | sed '$d'
-	read -r p f <<<"$(echo "$out" | tail -n 1)"
-	passed=$((passed + p))
-	failed=$((failed + f))
-	[ "$f" = 0 ]
+	tally "$(python3 "$here/base_results.py" "$side" \
+		"$here/base-failures" "${args[@]}")"
 }
 
 # The irdma suites against the base tree's verbs.c (base-irdma.sh), side
@@ -232,18 +247,13 @@ run_base() {
 # rw.c's against irdma-base-failures: one line, then one for each case
 # that differs, counted in the tally.  Returns non-zero when it failed.
 run_base_irdma() {
-	local side=$1 d=${BASE_IRDMA:-$BUILD/base-irdma} out p f mode=verbs
+	local side=$1 d=${BASE_IRDMA:-$BUILD/base-irdma} mode=verbs
 
 	[ "$side" = base ] || mode=verbs-$side
 	"$here/base-irdma.sh" "$side" >"$logs/base-irdma-$side.log" 2>&1
-	out=$(python3 "$here/base_results.py" "$mode" \
+	tally "$(python3 "$here/base_results.py" "$mode" \
 		"$here/irdma-base-failures" "x86_64=$d/$side.json" \
-		"ours=$OBJ_X86/kunit.json")
-	echo "$out" | sed '$d'
-	read -r p f <<<"$(echo "$out" | tail -n 1)"
-	passed=$((passed + p))
-	failed=$((failed + f))
-	[ "$f" = 0 ]
+		"ours=$OBJ_X86/kunit.json")"
 }
 
 # A fixes series (fixes.sh), $1 "rw" (tools/series/fixes/) or "irdma"
@@ -261,7 +271,7 @@ check_fixes() {
 	fi
 	check "$what: git am onto the pristine base" \
 		"$here/fixes.sh" "${sel[@]}" branch ||
-		{ echo "FAIL $what: no branch to test"; failed=$((failed + 1)); return; }
+		{ say "FAIL $what: no branch to test"; failed=$((failed + 1)); return; }
 	check "$what: every patch builds ($arch)" \
 		"$here/fixes.sh" "${sel[@]}" builds || ok=0
 	"$here/fixes.sh" "${sel[@]}" format "$BUILD/$name" >/dev/null
@@ -283,10 +293,10 @@ check_fixes() {
 		listed=$(awk '!/^#/ && NF' "$here/base-failures" | wc -l)
 	fi
 	if [ $ok = 1 ]; then
-		echo "PASS $what: $n patches apply, build, and turn $listed base failures into passes"
+		say "PASS $what: $n patches apply, build, and turn $listed base failures into passes"
 		passed=$((passed + 1))
 	else
-		echo "FAIL $what: $n patches, see the lines above"
+		say "FAIL $what: $n patches, see the lines above"
 		failed=$((failed + 1))
 	fi
 }
@@ -299,14 +309,14 @@ run_e2e() {
 
 	E2E_JOBS=${E2E_JOBS:-2} "$here/e2e.sh" >"$log" 2>&1
 	while IFS= read -r line; do
-		echo "$line"
+		say "$line"
 		case $line in
 		PASS\ *) passed=$((passed + 1)) n=$((n + 1)) ;;
 		FAIL\ *) failed=$((failed + 1)) n=$((n + 1)) ;;
 		esac
 	done <"$log"
 	if [ $n = 0 ]; then
-		echo "FAIL e2e: no results, see $log"
+		say "FAIL e2e: no results, see $log"
 		failed=$((failed + 1))
 	fi
 }
@@ -377,18 +387,26 @@ check_checkpatch() {
 		${ignore:+--ignore "$ignore"} "$patch")
 }
 
+# The shell scripts of the tree: the tooling's here, the kselftests' in
+# the applied tree, where they find kselftest's ktap_helpers.sh.  A
+# kselftest's hooks are functions lib.sh calls by name after the script
+# sourced it, which shellcheck takes for unreachable code (SC2317).
+shell_scripts() { git -C "$repo" ls-files '*.sh' .ci/run; }
+
+check_shellcheck() {
+	(cd "$repo" && shell_scripts | grep -v '^tools/testing/' |
+		xargs shellcheck -x -P SCRIPTDIR) &&
+		(cd "$LINUX" && shell_scripts | grep '^tools/testing/' |
+			xargs shellcheck -x -P SCRIPTDIR -e SC2317)
+}
+
 # ib_core_rw_race booted again with KCSAN at a higher rate (build.sh
 # x86-race-kcsan): every case passes and KCSAN reports no race.
 race_kcsan() {
-	local out p f
-
 	"$here/build.sh" x86-race-kcsan >/dev/null 2>&1
 	[ -s "$OBJ_X86/race-kcsan.json" ] || { echo "no results"; return 1; }
-	out=$(python3 "$here/kunit_results.py" "$OBJ_X86/race-kcsan.json" \
-		x86_64)
-	echo "$out" | sed '$d'
-	read -r p f <<<"$(echo "$out" | tail -n 1)"
-	[ "$p" -gt 0 ] && [ "$f" = 0 ] &&
+	passes "$(python3 "$here/kunit_results.py" \
+		"$OBJ_X86/race-kcsan.json" x86_64)" &&
 		logs_clean KCSAN 'kcsan: enabled early' 'BUG: KCSAN: ' \
 			"$OBJ_X86/race-kcsan.log"
 }
@@ -402,12 +420,12 @@ b4_roundtrip() {
 # The mailed series applies with git am to the pristine base and gives
 # exactly the tree that was tested.
 check_git_am() {
-	local wt=$BUILD/am-check rc=0
+	local wt=$BUILD/am-check rc=0 mails=("$SERIES"/[0-9]*.patch)
 	git -C "$LINUX" worktree remove -f "$wt" 2>/dev/null
 	rm -rf "$wt"
 	git -C "$LINUX" worktree add -q --detach "$wt" base || return 1
 	git -C "$wt" -c user.name=check -c user.email=check@localhost \
-		am -q $(ls "$SERIES"/[0-9]*.patch | grep -v '/0000-') || rc=1
+		am -q "${mails[@]:1}" || rc=1
 	if [ $rc = 0 ] && [ "$(git -C "$wt" rev-parse 'HEAD^{tree}')" != \
 			"$(git -C "$LINUX" rev-parse 'series^{tree}')" ]; then
 		echo "git am result differs from the series branch"
@@ -417,45 +435,70 @@ check_git_am() {
 	return $rc
 }
 
-echo "check: Linux $(make -s -C "$LINUX" kernelversion) + $(patch_msgs | wc -l) patches"
+# The stages of make check, in the order they run.  CHECKS names some of
+# them (make check CHECKS="kunit lint"): each needs only the series applied
+# and configured, as make check leaves it, but the KUnit results of kunit
+# for its own lines.
+stages=(kunit base irdma e2e bisect lint mail)
 
-run_kunit "$OBJ_UM" kunit
-run_kunit "$OBJ_X86" x86-kunit x86_64
-read -r hostile_passed hostile_cases < <(python3 "$here/kunit_results.py" \
-	"$OBJ_UM/kunit.json" --case rxe_pi.rxe_pi_hostile_peer 2>/dev/null ||
-	echo 0 0)
-check "rxe hostile: $hostile_cases accesses through integrity keys, each through the engine or an error completion, no WARN" \
-	rxe_hostile_clean "$hostile_passed" "$hostile_cases" "$OBJ_UM/test.log"
-check "lockdep: UML KUnit kernel, PROVE_LOCKING and DEBUG_ATOMIC_SLEEP, no report" \
-	lockdep_clean "$OBJ_UM/test.log"
-check "lockdep: x86_64 KUnit kernel, PROVE_LOCKING and DEBUG_ATOMIC_SLEEP, no report" \
-	lockdep_clean "$OBJ_X86/test.log"
-# dma-debug found no misuse of the DMA API and did not turn itself off;
-# KCSAN, on two vCPUs, no data race; in a case or outside one.
-check "dma-debug: x86_64 KUnit kernel, DMA_API_DEBUG and DMA_API_DEBUG_SG, no DMA-API error" \
-	logs_clean dma-debug 'DMA-API: debugging enabled' \
-	'DMA-API: (?!debugging enabled|preallocated [0-9]+ debug entries)' \
-	"$OBJ_X86/test.log"
-check "kcsan: x86_64 KUnit kernel on two vCPUs, KCSAN, no data race" \
-	logs_clean KCSAN 'kcsan: enabled early' 'BUG: KCSAN: ' "$OBJ_X86/test.log"
-check "kcsan: ib_core_rw_race again, KCSAN watching ten times as often, every case passes, no data race" \
-	race_kcsan
-run_base base
-check_fixes rw
-run_base_irdma base
-check_fixes irdma
-check "bench: ib_core_rw_bench printed figures for every case" \
-	python3 "$here/bench_table.py" --check "$OBJ_UM/test.log"
-run_e2e
-mapfile -t guest_logs < <(e2e_logs)
-check "lockdep: ${#guest_logs[@]} e2e guests (the UML kernel), no report" \
-	lockdep_clean "${guest_logs[@]}"
-leaks=$("$here/leaks.sh")
-echo "$leaks"
-case $leaks in
-PASS\ *) passed=$((passed + 1)) ;;
-*) failed=$((failed + 1)) ;;
-esac
+# The KUnit suites of both kernels and what their kernel logs must not
+# hold.
+stage_kunit() {
+	local ok cases
+
+	run_kunit "$OBJ_UM" kunit
+	run_kunit "$OBJ_X86" x86-kunit x86_64
+	read -r ok cases < <(python3 "$here/kunit_results.py" \
+		"$OBJ_UM/kunit.json" --case rxe_pi.rxe_pi_hostile_peer \
+		2>/dev/null || echo 0 0)
+	check "rxe hostile: $cases accesses through integrity keys, each through the engine or an error completion, no WARN" \
+		rxe_hostile_clean "$ok" "$cases" "$OBJ_UM/test.log"
+	check "lockdep: UML KUnit kernel, PROVE_LOCKING and DEBUG_ATOMIC_SLEEP, no report" \
+		lockdep_clean "$OBJ_UM/test.log"
+	check "lockdep: x86_64 KUnit kernel, PROVE_LOCKING and DEBUG_ATOMIC_SLEEP, no report" \
+		lockdep_clean "$OBJ_X86/test.log"
+	# dma-debug found no misuse of the DMA API and did not turn itself
+	# off; KCSAN, on two vCPUs, no data race; in a case or outside one.
+	check "dma-debug: x86_64 KUnit kernel, DMA_API_DEBUG and DMA_API_DEBUG_SG, no DMA-API error" \
+		logs_clean dma-debug 'DMA-API: debugging enabled' \
+		'DMA-API: (?!debugging enabled|preallocated [0-9]+ debug entries)' \
+		"$OBJ_X86/test.log"
+	check "kcsan: x86_64 KUnit kernel on two vCPUs, KCSAN, no data race" \
+		logs_clean KCSAN 'kcsan: enabled early' 'BUG: KCSAN: ' \
+		"$OBJ_X86/test.log"
+	check "kcsan: ib_core_rw_race again, KCSAN watching ten times as often, every case passes, no data race" \
+		race_kcsan
+	check "bench: ib_core_rw_bench printed figures for every case" \
+		python3 "$here/bench_table.py" --check "$OBJ_UM/test.log"
+}
+
+# The suites on the base tree's rw.c, then with the rw.c fixes.
+stage_base() {
+	run_base base
+	check_fixes rw
+}
+
+# The irdma suites on the base tree's verbs.c, then with the irdma fixes.
+stage_irdma() {
+	run_base_irdma base
+	check_fixes irdma
+}
+
+# The ULPs in guests, and kmemleak's scan of the suites.
+stage_e2e() {
+	local guest_logs leaks
+
+	run_e2e
+	mapfile -t guest_logs < <(e2e_logs)
+	check "lockdep: ${#guest_logs[@]} e2e guests (the UML kernel), no report" \
+		lockdep_clean "${guest_logs[@]}"
+	leaks=$("$here/leaks.sh")
+	say "$leaks"
+	case $leaks in
+	PASS\ *) passed=$((passed + 1)) ;;
+	*) failed=$((failed + 1)) ;;
+	esac
+}
 
 # The bisect tree starts as a copy of the built KUnit tree: a step's
 # configuration differs from the last patch's, which changes autoconf.h
@@ -468,63 +511,95 @@ bisect_config() {
 	git -C "$LINUX" grep -hoE '^\s*(menu)?config [A-Za-z0-9_]+' base \
 		-- '*Kconfig*' | awk '{ print "CONFIG_" $2 }' |
 		sort -u >"$BUILD/base-symbols"
-	cat $("$here/build.sh" fragments) |
+	"$here/build.sh" fragments | xargs cat |
 		awk 'NR == FNR { base[$1] = 1; next }
 		     { s = $0; sub(/^# /, "", s); sub(/[= ].*/, "", s) }
 		     s in base' "$BUILD/base-symbols" - >"$BUILD/bisect.config"
 }
-bisect_config
-export UM_EXTRA_CONFIGS=$BUILD/bisect.config
-rm -rf "$BUILD/obj-bisect"
-cp -a "$OBJ_UM" "$BUILD/obj-bisect"
-n=0
-total=$(patch_msgs | wc -l)
-bisect_pending=()
-for msg in $(patch_msgs); do
-	n=$((n + 1))
-	rev=series~$((total - n))
-	check "bisect: patch $n ($msg) builds" check_bisect "$rev" || continue
-	# The last patch's suites are the KUnit run's above, same options.
-	if [ $n -lt "$total" ] && touches_suite "$rev"; then
-		bisect_kunit_report
-		if bisect_kunit_start $n >"$logs/bisect-kunit-$n.log" 2>&1; then
-			bisect_pending=("$n" "$msg")
-		else
-			check "bisect: patch $n ($msg) passes its UML suites" \
-				log_failed "$logs/bisect-kunit-$n.log"
+
+# Each patch builds, and its UML suites pass where touches_suite says.
+stage_bisect() {
+	local n=0 total msg rev
+
+	bisect_config
+	export UM_EXTRA_CONFIGS=$BUILD/bisect.config
+	rm -rf "$BUILD/obj-bisect"
+	cp -a "$OBJ_UM" "$BUILD/obj-bisect"
+	total=$(patch_msgs | wc -l)
+	bisect_pending=()
+	for msg in $(patch_msgs); do
+		n=$((n + 1))
+		rev=series~$((total - n))
+		check "bisect: patch $n ($msg) builds" check_bisect "$rev" ||
+			continue
+		# The last patch's suites are the KUnit run's, same options.
+		if [ $n -lt "$total" ] && touches_suite "$rev"; then
+			bisect_kunit_report
+			if bisect_kunit_start $n \
+					>"$logs/bisect-kunit-$n.log" 2>&1; then
+				bisect_pending=("$n" "$msg")
+			else
+				check "bisect: patch $n ($msg) passes its UML suites" \
+					log_failed "$logs/bisect-kunit-$n.log"
+			fi
 		fi
+	done
+	bisect_kunit_report
+	git -C "$LINUX" checkout -q series
+	unset UM_EXTRA_CONFIGS
+}
+
+# Warnings of the compilers, sparse, kernel-doc, Sphinx and shellcheck.
+stage_lint() {
+	local docs f
+
+	check "build: in-tree users with W=1, no warning from our files" \
+		check_users_w1
+	check "sparse: rw.c (C=2)" check_sparse
+	if our_sources | grep -q '^drivers/infiniband/hw/.*\.c$'; then
+		check "build: x86_64 objects with W=1 and sparse, no warning from our files" \
+			check_x86_objs
 	fi
+	docs=$( (our_sources; our_files | grep '\.rst$' | sed "s|^|$repo/|" |
+		xargs grep -ho '^\.\. kernel-doc:: .*' | awk '{ print $3 }') |
+		sort -u)
+	for f in $docs; do
+		check "kernel-doc -Wall: $f" check_kernel_doc "$f"
+	done
+	check "htmldocs: Documentation/infiniband renders without warnings" \
+		check_htmldocs
+	check "shellcheck: $(shell_scripts | wc -l) scripts" check_shellcheck
+}
+
+# The series as mail: checkpatch, git am and b4.
+stage_mail() {
+	local n=0 msg
+
+	"$here/format.sh" "$SERIES" >/dev/null
+	for msg in $(patch_msgs); do
+		n=$((n + 1))
+		check "checkpatch --strict: patch $n ($msg)" check_checkpatch \
+			"$(ls "$SERIES"/"$(printf %04d $n)"-*.patch)" "$msg"
+	done
+	check "series: git am onto the pristine base" check_git_am
+	check "b4: the series as b4 reads them, and b4 am onto the base" \
+		b4_roundtrip "$SERIES" series "$here/cover-letter.txt"
+}
+
+selected=" ${CHECKS:-${stages[*]}} "
+for s in $selected; do
+	[[ " ${stages[*]} " == *" $s "* ]] ||
+		{ echo "check: no stage $s (stages: ${stages[*]})" >&2; exit 2; }
 done
-bisect_kunit_report
-git -C "$LINUX" checkout -q series
-unset UM_EXTRA_CONFIGS
-
-check "build: in-tree users with W=1, no warning from our files" check_users_w1
-check "sparse: rw.c (C=2)" check_sparse
-if [ -n "$(our_sources | grep '^drivers/infiniband/hw/.*\.c$')" ]; then
-	check "build: x86_64 objects with W=1 and sparse, no warning from our files" \
-		check_x86_objs
-fi
-
-docs=$( (our_sources; grep -ho '^\.\. kernel-doc:: .*' \
-	$(our_files | grep '\.rst$' | sed "s|^|$repo/|") | awk '{ print $3 }') |
-	sort -u)
-for f in $docs; do
-	check "kernel-doc -Wall: $f" check_kernel_doc "$f"
+echo "check: Linux $(make -s -C "$LINUX" kernelversion) + $(patch_msgs | wc -l) patches, stages:${selected% }"
+for s in "${stages[@]}"; do
+	[[ $selected == *" $s "* ]] || continue
+	start=$SECONDS
+	"stage_$s"
+	echo "$((SECONDS - start)) stage $s" >>"$logs/times.txt"
+	python3 "$here/summary.py" "$logs" "$repo" "$LINUX" "$passed" "$failed" \
+		>"$logs/summary.txt"
 done
-
-check "htmldocs: Documentation/infiniband renders without warnings" check_htmldocs
-
-"$here/format.sh" "$SERIES" >/dev/null
-n=0
-for msg in $(patch_msgs); do
-	n=$((n + 1))
-	check "checkpatch --strict: patch $n ($msg)" check_checkpatch \
-		"$(ls "$SERIES"/"$(printf %04d $n)"-*.patch)" "$msg"
-done
-check "series: git am onto the pristine base" check_git_am
-check "b4: the series as b4 reads them, and b4 am onto the base" \
-	b4_roundtrip "$SERIES" series "$here/cover-letter.txt"
-
+echo "check: the summary is $logs/summary.txt"
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]

@@ -15,7 +15,7 @@ needs=(
 	/usr/include/libelf.h:libelf-dev
 	/usr/lib/python3/dist-packages/ply:python3-ply
 	/usr/lib/python3/dist-packages/git:python3-git
-	b4:b4
+	b4:b4 shellcheck:shellcheck
 )
 # deps.sh e2e: also what the make e2e guest runs from the host's root.
 [ "${1:-}" = e2e ] && needs+=(nvme:nvme-cli fio:fio ip:iproute2 rdma:iproute2
@@ -40,5 +40,5 @@ if [ "$(id -u)" != 0 ]; then
 fi
 echo "deps: installing ${missing[*]}" >&2
 apt-get update -qq
-DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
-	$(printf '%s\n' "${missing[@]}" | sort -u) >/dev/null
+printf '%s\n' "${missing[@]}" | sort -u |
+	DEBIAN_FRONTEND=noninteractive xargs apt-get install -y -qq >/dev/null

@@ -223,11 +223,13 @@ for g in "${guests[@]}"; do
 	while [ "$(jobs -pr | wc -l)" -ge "$jobs" ]; do
 		wait -n
 	done
-	timed_boot $g &
+	read -r user run <<<"$g"
+	timed_boot "$user" "$run" &
 done
 wait
 failed=0
 for g in "${guests[@]}"; do
-	report $g || failed=1
+	read -r user run <<<"$g"
+	report "$user" "$run" || failed=1
 done
 exit $failed

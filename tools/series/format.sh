@@ -49,10 +49,21 @@ for f in "$out"/v"$revision"-*.patch; do
 	[ -e "$f" ] && mv "$f" "$out/${f##*/v"$revision"-}"
 done
 cover=$out/0000-cover-letter.patch
-python3 - "$cover" "$text" "$subject" "$change_id" <<'PY'
+# What the series was tested with goes where the letter says @TESTED@:
+# the summary of the last make check (summary.py), never a figure
+# written by hand.
+summary=${BUILD:-}/logs/summary.txt
+if [ -s "$summary" ]; then
+	tested=$(python3 "$here/summary.py" --tested "$summary")
+else
+	echo "format: no $summary: the cover letter says so" >&2
+	tested="Not tested: make check has not run on this tree."
+fi
+python3 - "$cover" "$text" "$subject" "$change_id" "$tested" <<'PY'
 import sys
-cover, text, subject, change_id = sys.argv[1:]
+cover, text, subject, change_id, tested = sys.argv[1:]
 blurb = open(text).read().split("\n\n", 1)[1]
+blurb = blurb.replace("@TESTED@\n", tested + "\n")
 letter = open(cover).read()
 letter = letter.replace("*** SUBJECT HERE ***", subject)
 letter = letter.replace("*** BLURB HERE ***", blurb.strip("\n"))
@@ -95,4 +106,5 @@ for patch in patches:
     add_headers(patch, [patch])
 add_headers(cover, patches)
 PY
-echo "$branch: $(ls "$out" | wc -l) files in $out ($subject)"
+files=("$out"/*)
+echo "$branch: ${#files[@]} files in $out ($subject)"

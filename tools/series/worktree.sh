@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-only
+# shellcheck shell=bash
 #
 # Sourced by the scripts that build a variant of the patched tree
 # (base-rw.sh, base-irdma.sh, bench.sh).

@@ -56,7 +56,7 @@ for run in $(echo "${sec_runs:-}" | tr , ' '); do
 	say "run begin: $args"
 	# shellcheck disable=SC2086 # one argument per word
 	timeout 30 setpriv --reuid=65534 --regid=65534 --clear-groups \
-		"$sec_prog" $args 2>&1 | while read -r l; do say "  $l"; done
+		"${sec_prog:?}" $args 2>&1 | while read -r l; do say "  $l"; done
 	sleep 2
 	say "run end: $args"
 done

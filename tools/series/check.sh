@@ -525,6 +525,8 @@ done
 check "series: git am onto the pristine base" check_git_am
 check "b4: the series as b4 reads them, and b4 am onto the base" \
 	b4_roundtrip "$SERIES" series "$here/cover-letter.txt"
+check "mail: no placeholder address in the series' or the fixes' mails" \
+	"$here/mail_addresses.py" "$SERIES" "$BUILD/fixes" "$BUILD/irdma-fixes"
 
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]

@@ -95,4 +95,6 @@ for patch in patches:
     add_headers(patch, [patch])
 add_headers(cover, patches)
 PY
+# No placeholder address goes out; a placeholder sender is warned of.
+"$here/mail_addresses.py" "$out" >/dev/null
 echo "$branch: $(ls "$out" | wc -l) files in $out ($subject)"

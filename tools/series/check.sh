@@ -269,7 +269,7 @@ check_fixes() {
 		sel=(irdma) name=irdma-fixes what="irdma fixes" fix="irdma fix"
 		arch="x86_64, W=1"
 	fi
-	check "$what: git am onto the pristine base" \
+	check "$what: applied and signed by the sender onto the pristine base" \
 		"$here/fixes.sh" "${sel[@]}" branch ||
 		{ say "FAIL $what: no branch to test"; failed=$((failed + 1)); return; }
 	check "$what: every patch builds ($arch)" \
@@ -573,7 +573,7 @@ stage_lint() {
 
 # The series as mail: checkpatch, git am and b4.
 stage_mail() {
-	local n=0 msg
+	local n=0 msg mails d
 
 	"$here/format.sh" "$SERIES" >/dev/null
 	for msg in $(patch_msgs); do
@@ -584,6 +584,13 @@ stage_mail() {
 	check "series: git am onto the pristine base" check_git_am
 	check "b4: the series as b4 reads them, and b4 am onto the base" \
 		b4_roundtrip "$SERIES" series "$here/cover-letter.txt"
+	# The fixes' mails are written by the base and irdma stages.
+	mails=("$SERIES")
+	for d in "$BUILD/fixes" "$BUILD/irdma-fixes"; do
+		[ -d "$d" ] && mails+=("$d")
+	done
+	check "mail: no placeholder address in ${mails[*]##*/}" \
+		"$here/mail_addresses.py" "${mails[@]}"
 }
 
 selected=" ${CHECKS:-${stages[*]}} "
@@ -591,6 +598,7 @@ for s in $selected; do
 	[[ " ${stages[*]} " == *" $s "* ]] ||
 		{ echo "check: no stage $s (stages: ${stages[*]})" >&2; exit 2; }
 done
+"$here/mail_addresses.py" 2>&1 | grep '^WARNING' || true
 echo "check: Linux $(make -s -C "$LINUX" kernelversion) + $(patch_msgs | wc -l) patches, stages:${selected% }"
 for s in "${stages[@]}"; do
 	[[ $selected == *" $s "* ]] || continue

@@ -3,12 +3,14 @@
 #
 # The fixes series: one minimal patch per upstream bug, against the
 # pristine base (tag base of $LINUX), for rdma-rc and the stable trees.
-# There are two: rw.c's, kept as mail in tools/series/fixes/, and
-# irdma's, in tools/series/irdma-fixes/; each in order, with its cover
-# letter as cover-letter.txt there (format.sh).
+# There are two: rw.c's in tools/series/fixes/ and irdma's in
+# tools/series/irdma-fixes/, each in order, with its cover letter as
+# cover-letter.txt there (format.sh).  They are kept as message and diff,
+# with no author and no Signed-off-by: the sender's are added here.
 #
-#   fixes.sh [irdma] branch        git am them onto base as branch fixes
-#                                  (irdma-fixes) of $LINUX
+#   fixes.sh [irdma] branch        apply them onto base as branch fixes
+#                                  (irdma-fixes) of $LINUX, authored and
+#                                  signed off by the sender (ident below)
 #   fixes.sh [irdma] format <dir>  write that branch as mail with a cover
 #                                  letter
 #   fixes.sh [irdma] builds        build at each patch what it touches:
@@ -36,6 +38,23 @@ patches=("$here/$name"/[0-9]*.patch)
 wt=$BUILD/$name-tree/linux
 obj=$BUILD/$name-tree/$objdir
 
+# ident: who authors and signs the fixes, as apply.py decides it:
+# $SERIES_AUTHOR_NAME and $SERIES_AUTHOR_EMAIL, else the git identity
+# configured for this repository; the date of its HEAD, so that a run
+# writes the same commits.  Refuses when there is none.
+ident() {
+	local repo=$here/../..
+	author_name=${SERIES_AUTHOR_NAME:-$(git -C "$repo" config user.name || true)}
+	author_email=${SERIES_AUTHOR_EMAIL:-$(git -C "$repo" config user.email || true)}
+	author_date=$(git -C "$repo" log -1 --format=%aD 2>/dev/null || date -R)
+	if [ -z "$author_name" ] || [ -z "$author_email" ]; then
+		echo "$name: no sender: set git user.name and user.email" \
+			"(or SERIES_AUTHOR_NAME and SERIES_AUTHOR_EMAIL);" \
+			"they author and sign the fixes" >&2
+		exit 1
+	fi
+}
+
 # worktree <rev>: a fresh detached worktree of $LINUX at <rev> in $wt,
 # kept for the next run
 worktree() {
@@ -47,10 +66,28 @@ worktree() {
 
 case ${1:-} in
 branch)
+	# The stored patches carry no author and no Signed-off-by: the
+	# sender's identity authors and signs each commit as it is made,
+	# as apply.py does for the series.
+	ident
 	[ -d "$wt" ] || worktree base
 	git -C "$wt" checkout -q -f --detach base
-	git -C "$wt" -c user.name=fixes -c user.email=fixes@localhost \
-		am -q "${patches[@]}" || { git -C "$wt" am --abort; exit 1; }
+	info=$BUILD/$name-tree
+	for p in "${patches[@]}"; do
+		git -C "$wt" mailinfo "$info/msg" "$info/diff" <"$p" >"$info/info"
+		{
+			sed -n 's/^Subject: //p' "$info/info"
+			echo
+			cat "$info/msg"
+		} | git -C "$wt" stripspace >"$info/message"
+		git -C "$wt" apply --index "$info/diff" ||
+			{ echo "$name: ${p##*/} does not apply" >&2; exit 1; }
+		GIT_AUTHOR_NAME=$author_name GIT_AUTHOR_EMAIL=$author_email \
+		GIT_COMMITTER_NAME=$author_name \
+		GIT_COMMITTER_EMAIL=$author_email \
+		GIT_AUTHOR_DATE=$author_date GIT_COMMITTER_DATE=$author_date \
+			git -C "$wt" commit -q -s --no-verify --cleanup=whitespace -F "$info/message"
+	done
 	git -C "$LINUX" branch -f "$name" "$(git -C "$wt" rev-parse HEAD)"
 	echo "$name: ${#patches[@]} patches on base, branch $name"
 	;;

@@ -106,5 +106,7 @@ for patch in patches:
     add_headers(patch, [patch])
 add_headers(cover, patches)
 PY
+# No placeholder address goes out; a placeholder sender is warned of.
+"$here/mail_addresses.py" "$out" >/dev/null
 files=("$out"/*)
 echo "$branch: ${#files[@]} files in $out ($subject)"

@@ -80,42 +80,6 @@ def maintainers_entries(text):
     return [(b.split("\n", 1)[0], b + "\n") for b in blocks]
 
 
-def maintainers_later_files(repo):
-    """The F: patterns that maintainers-file steps of the series add."""
-    return {args[1] for _, steps in read_series(repo) for verb, args in steps
-            if verb == "glue" and args[0] == "maintainers-file"}
-
-
-def glue_maintainers(tree, repo, args):
-    """Merge our MAINTAINERS entries into the tree's.
-
-    An entry whose title the tree already has replaces it; a new one goes
-    before the first entry whose title sorts after it.  Nothing else moves.
-    F: lines that a later patch adds with maintainers-file are left out:
-    the files they name do not exist yet.
-    """
-    later = maintainers_later_files(repo)
-    with open(os.path.join(repo, "MAINTAINERS")) as f:
-        ours = [(title, "".join(line + "\n" for line in block.splitlines()
-                                if not (line.startswith("F:\t")
-                                        and line[3:] in later)))
-                for title, block in maintainers_entries(f.read())]
-    text = tree.read("MAINTAINERS")
-    start = text.index("\n3C59X NETWORK DRIVER\n") + 1
-    end = text.index("\nTHE REST\n") + 1
-    entries = maintainers_entries(text[start:end])
-    for title, block in ours:
-        titles = [t for t, _ in entries]
-        if title in titles:
-            entries[titles.index(title)] = (title, block)
-            continue
-        at = next((i for i, t in enumerate(titles)
-                   if t.lower() > title.lower()), len(entries))
-        entries.insert(at, (title, block))
-    body = "\n".join(b for _, b in entries) + "\n"
-    tree.write("MAINTAINERS", text[:start] + body + text[end:])
-
-
 def glue_maintainers_file(tree, repo, args):
     """Add to one of our MAINTAINERS entries, already in the tree, the F:
     line for a pattern that our MAINTAINERS file lists in that entry."""
@@ -184,7 +148,7 @@ def glue_kconfig_select(tree, repo, args):
     end = text.index("\n\thelp\n", start) + 1
     body = text[start:end].splitlines(keepends=True)
     line = f"\tselect {selected}\n"
-    if any(l.rstrip("\n") == line.rstrip("\n") for l in body):
+    if any(b.rstrip("\n") == line.rstrip("\n") for b in body):
         return
     selects = [i for i, l in enumerate(body) if l.startswith("\tselect ")]
     body.insert((selects[-1] if selects else 1) + 1, line)
@@ -211,7 +175,6 @@ GLUE = {
     "fix": glue_fix,
     "kconfig-select": glue_kconfig_select,
     "kconfig-source": glue_kconfig_source,
-    "maintainers": glue_maintainers,
     "maintainers-file": glue_maintainers_file,
     "makefile-obj": glue_makefile_obj,
     "selftests-target": glue_selftests_target,
@@ -314,14 +277,15 @@ def check_ownership(repo, patches):
 
 def identity(repo):
     """Who signs the patches: $SERIES_AUTHOR_NAME/EMAIL, else the git
-    identity configured for the repository, else the author of its HEAD."""
+    identity configured for the repository; never someone else's, such as
+    the author of its HEAD."""
     def git(*args):
         return subprocess.run(["git", "-C", repo] + list(args),
                               capture_output=True, text=True).stdout.strip()
-    name = (os.environ.get("SERIES_AUTHOR_NAME") or git("config", "user.name")
-            or git("log", "-1", "--format=%an"))
+    name = (os.environ.get("SERIES_AUTHOR_NAME")
+            or git("config", "user.name"))
     email = (os.environ.get("SERIES_AUTHOR_EMAIL")
-             or git("config", "user.email") or git("log", "-1", "--format=%ae"))
+             or git("config", "user.email"))
     if not name or not email:
         die("set git user.name and user.email: they sign the patches")
     return name, email

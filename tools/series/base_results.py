@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0-only
 """Judge the suites' results on the base tree's rw.c (base-rw.sh).
 
-Usage: base_results.py base|fixed|verbs|verbs-fixed <failures list> <kernel>=<json>...
+Usage: base_results.py base|fixed|verbs|verbs-fixed <failures list>
+       <kernel>=<json>...
 
 Every test case that ran (a skipped one did not) counts; the benchmark
 suites' cases do not: they measure the base, and a refusal of theirs is

@@ -158,9 +158,11 @@ def table(paths, machine):
         o, b = ours.get(k), base.get(k)
         name = f"{k[1]} {k[2]} {k[3]} pages {k[4]}"
         if ns(o) is None:
-            missing.append(f"{name} (ours: {o.get('error') if o else 'no line'})")
+            why = o.get("error") if o else "no line"
+            missing.append(f"{name} (ours: {why})")
         if ns(b) is None:
-            missing.append(f"{name} (base: {b.get('error') if b else 'no line'})")
+            why = b.get("error") if b else "no line"
+            missing.append(f"{name} (base: {why})")
         rs = round_ratio(o, b)
         fr = round_ratio(o, o, "floor_ns")
         if fr is not None:
@@ -237,8 +239,9 @@ def table(paths, machine):
                f"{verdict(not slower)}"
                + (f"; {len(slower)} slower: " + ", ".join(slower)
                   if slower else ""))
+    bv_ok = med(bv_ratios) <= 1.15 and worst(bv_ratios) <= 1.5
     out.append(f"- target, bvec/sg median at most 1.15 and worst at most "
-               f"1.5: {verdict(med(bv_ratios) <= 1.15 and worst(bv_ratios) <= 1.5)}")
+               f"1.5: {verdict(bv_ok)}")
     out.append(f"- target, never more WQEs per I/O: {verdict(not more_wr)}"
                + (": " + ", ".join(more_wr) if more_wr else ""))
     out.append(f"- target, never more MRs per I/O: {verdict(not more_mr)}"
@@ -287,7 +290,8 @@ def e2e(path):
           "| ---: |")
     for run in sorted({k[0] for k in figs}):
         for op in ("write", "read"):
-            o, b = figs.get((run, op, "ours"), []), figs.get((run, op, "base"), [])
+            o = figs.get((run, op, "ours"), [])
+            b = figs.get((run, op, "base"), [])
             if not o or not b:
                 continue
             om, os_ = median_spread([x[0] for x in o])

@@ -67,7 +67,6 @@ check() {
 patch_msgs() { awk '$1 == "patch" { print $2 }' "$here/series"; }
 our_files() { awk '$1 == "file" { print $2 }' "$here/series"; }
 our_sources() { our_files | grep -E '\.[ch]$'; }
-kmake() { make -C "$LINUX" ARCH=um O="$OBJ_UM" -j"$(nproc)" "$@"; }
 
 # Each patch builds on its own: check out every commit of the series in
 # turn and build the rw objects, users and tests there, and the x86_64
@@ -348,7 +347,8 @@ check_x86_objs() {
 check_sparse() {
 	local out
 
-	out=$(kmake C=2 drivers/infiniband/core/rw.o 2>&1)
+	out=$(make -C "$LINUX" ARCH=um O="$OBJ_UM" C=2 \
+		drivers/infiniband/core/rw.o 2>&1)
 	local rc=$?
 	echo "$out"
 	[ $rc = 0 ] || return 1
@@ -398,6 +398,10 @@ check_shellcheck() {
 		xargs shellcheck -x -P SCRIPTDIR) &&
 		(cd "$LINUX" && shell_scripts | grep '^tools/testing/' |
 			xargs shellcheck -x -P SCRIPTDIR -e SC2317)
+}
+
+check_flake8() {
+	(cd "$repo" && git ls-files '*.py' | xargs /usr/bin/python3 -m flake8)
 }
 
 # ib_core_rw_race booted again with KCSAN at a higher rate (build.sh
@@ -549,7 +553,8 @@ stage_bisect() {
 	unset UM_EXTRA_CONFIGS
 }
 
-# Warnings of the compilers, sparse, kernel-doc, Sphinx and shellcheck.
+# Warnings of the compilers, sparse, kernel-doc, Sphinx, shellcheck and
+# flake8.
 stage_lint() {
 	local docs f
 
@@ -569,6 +574,8 @@ stage_lint() {
 	check "htmldocs: Documentation/infiniband renders without warnings" \
 		check_htmldocs
 	check "shellcheck: $(shell_scripts | wc -l) scripts" check_shellcheck
+	check "flake8: $(git -C "$repo" ls-files '*.py' | wc -l) Python scripts" \
+		check_flake8
 }
 
 # The series as mail: checkpatch, git am and b4.

@@ -15,6 +15,7 @@ needs=(
 	/usr/include/libelf.h:libelf-dev
 	/usr/lib/python3/dist-packages/ply:python3-ply
 	/usr/lib/python3/dist-packages/git:python3-git
+	/usr/lib/python3/dist-packages/flake8:python3-flake8
 	b4:b4 shellcheck:shellcheck
 )
 # deps.sh e2e: also what the make e2e guest runs from the host's root.

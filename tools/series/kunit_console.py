@@ -27,7 +27,8 @@ import kunit  # noqa: E402
 import kunit_parser  # noqa: E402
 
 START = re.compile(r"K?TAP version \d+")
-KTAP_AT_MARGIN = re.compile(r"K?TAP version \d+|\d+\.\.\d+|(not )?ok \d+|#|\s|$")
+KTAP_AT_MARGIN = re.compile(
+    r"K?TAP version \d+|\d+\.\.\d+|(not )?ok \d+|#|\s|$")
 
 
 def ktap_only(kernel_output):

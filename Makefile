@@ -40,10 +40,12 @@ config: apply
 	@tools/series/build.sh config
 	@tools/series/build.sh x86-config
 
+# The UML suites first: on a cold machine their results come after one
+# kernel build, not three.
 build: setup
-	@tools/series/build.sh users
 	@tools/series/build.sh kunit
 	@tools/series/build.sh x86-kunit
+	@tools/series/build.sh users
 
 # CHECKS picks stages of check.sh (make check CHECKS="kunit lint").
 check: setup

@@ -2,6 +2,46 @@
 /*
  * A software model of the E810's RDMA firmware for KUnit: it answers the
  * control QP (CQP) at the hardware interface.  See irdma_hw_model.c.
+ *
+ * What 6.12's irdma expects of the hardware below it, and so what the model
+ * does (files of drivers/infiniband/hw/irdma/ in the base tree):
+ *
+ * - It answers inside the doorbell.  irdma_sc_cqp_create() (ctrl.c) spins
+ *   IRDMA_DONE_COUNT times IRDMA_SLEEP_COUNT us for CCQPSTATUS right after
+ *   writing CCQPLOW, irdma_cqp_poll_registers() as long for CQPTAIL, and
+ *   irdma_sc_poll_for_cqp_op_done() 100 times that for a CCQ CQE.  It
+ *   raises no interrupt: irdma_wait_event() (utils.c) drains the CCQ
+ *   before each wait, and the next waiter reaps the commands nobody waits
+ *   for (MANAGE_ARP, DESTROY_AH).
+ * - One CCQ CQE per CQP WQE, in ring order: irdma_sc_ccq_get_cqe_info()
+ *   moves the CQP SQ tail by one per CQE, finds the request by the CQE's
+ *   WQE index, reads the opcode from the WQE itself and takes qword 1 as
+ *   the CQP, the pointer in qword 3 of the host context.  The CCQ's own
+ *   DESTROY_CQ is awaited on CQPTAIL (irdma_sc_ccq_destroy()): no CQE.
+ * - Any CQE error is -EIO to a waiting verb, major 0xffff with minor
+ *   0x8002 -EBUSY (irdma_wait_event()); the model's own errors are -EIO.
+ * - Rings are taken by the valid bit alone: 1 on the first pass, flipped
+ *   at each wrap, the header qword written last.  irdma_clr_wqes() (uk.c)
+ *   keeps the next 128 SQ quanta at the other polarity, and
+ *   irdma_qp_get_next_send_wqe() pads with NOPs so that no WQE crosses
+ *   IRDMA_MAX_QUANTA_PER_WR quanta; a WQE's length comes from the WQE,
+ *   never from the driver's sq_wrtrk_array.
+ * - irdma_uk_qp_post_wr() rings WQEALLOC only if the SQ tail the hardware
+ *   writes in qword 0 of the QP's shadow area lies among the WQEs posted
+ *   since its last call: the model writes it after each walk.
+ * - UPDATE_PE_SDS holds entries 0 (no valid bit) to 2 in the WQE and
+ *   memcpy()s the rest, CPU-endian, to cqp->sdbuf (cqp_sds_wqe_fill());
+ *   irdma_add_pd_table_entry() (hmc.c) writes a paged SD's PD entries
+ *   straight to DMA memory, where the model reads them.  PBLE i is at FPM
+ *   address hmc_obj[IRDMA_HMC_IW_PBLE].base + 8 * i (pble.c); a level-1
+ *   list holds page addresses, a level-2 root its leaves' PBLE indexes
+ *   (get_lvl2_pble()).
+ * - irdma_req_notify_cq() (verbs.c) rings CQARM only while the CQ is not
+ *   armed or to widen a solicited arm, and only the CEQ handler clears the
+ *   flag (irdma_iwarp_ce_handler(), hw.c): the model counts the event an
+ *   arm asks for rather than write a CEQE that nothing would take.
+ * - irdma_uk_cq_poll_cmpl() (uk.c) completes all of a flushed queue's WQEs
+ *   from one flush CQE: a test posts one per queue, not one per WQE.
  */
 #ifndef IRDMA_HW_MODEL_H
 #define IRDMA_HW_MODEL_H

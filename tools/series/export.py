@@ -82,11 +82,24 @@ def series_commits(linux):
     return [tuple(pair) for pair in pairs]
 
 
-def message(linux, commit):
-    """The commit's message without its author's and committer's
+def objects(linux, ids):
+    """The contents of git objects, read by one git cat-file --batch."""
+    out = subprocess.run(["git", "-C", linux, "cat-file", "--batch"],
+                         input="".join(f"{i}\n" for i in ids).encode(),
+                         capture_output=True, check=True).stdout
+    contents, pos = [], 0
+    for _ in ids:
+        end = out.index(b"\n", pos)
+        size = int(out[pos:end].split()[2])
+        contents.append(out[end + 1:end + 1 + size])
+        pos = end + 2 + size
+    return contents
+
+
+def message(raw):
+    """A commit's message without its author's and committer's
     Signed-off-by lines, which apply.py adds back for its sender."""
-    raw = git(linux, "cat-file", "commit", commit)
-    header, _, msg = raw.partition("\n\n")
+    header, _, msg = raw.decode().partition("\n\n")
     people = {re.sub(r"^\S+ (.*>).*", r"\1", line)
               for line in header.splitlines()
               if line.startswith(("author ", "committer "))}
@@ -95,18 +108,34 @@ def message(linux, commit):
     return "\n".join(lines).rstrip() + "\n"
 
 
-def changes(linux, parent, commit):
-    """The paths a commit changes, as (status, path)."""
-    out = git(linux, "diff-tree", "-r", "-z", "--no-renames", parent, commit)
-    fields = out.split("\0")
-    return [(fields[i].split()[-1], fields[i + 1])
-            for i in range(0, len(fields) - 1, 2)]
+def changes(linux, commits):
+    """The paths each commit changes, as [(status, path)], read by one
+    git diff-tree --stdin: a commit id, then raw entries and their paths."""
+    fields = iter(git(linux, "diff-tree", "--stdin", "-r", "-z",
+                      "--no-renames", data="".join(f"{c}\n" for c in commits))
+                  .split("\0"))
+    out, entries = {}, []
+    for field in fields:
+        if field.startswith(":"):
+            entries.append((field.split()[-1], next(fields)))
+        elif field:
+            entries = out.setdefault(field.strip(), [])
+    return [out.get(c, []) for c in commits]
 
 
-def diff_text(linux, old, new, paths):
-    """A diff of ours: fixed options, without index lines."""
-    out = git(linux, "diff", *DIFF_OPTS, old, new, "--", *paths)
-    return re.sub(r"(?m)^index [0-9a-f]+\.\.[0-9a-f]+.*\n", "", out)
+def diff_env(linux, tmp):
+    """An environment for git diff that reads attributes only from base's
+    .gitattributes: an empty work tree and index, and that file as the
+    global attributes file."""
+    attributes = os.path.join(tmp, "attributes")
+    with open(attributes, "w") as f:
+        f.write(git(linux, "cat-file", "-p", "base:.gitattributes"))
+    os.mkdir(os.path.join(tmp, "empty"))
+    return dict(os.environ, GIT_WORK_TREE=os.path.join(tmp, "empty"),
+                GIT_INDEX_FILE=os.path.join(tmp, "empty-index"),
+                GIT_CONFIG_COUNT="1",
+                GIT_CONFIG_KEY_0="core.attributesFile",
+                GIT_CONFIG_VALUE_0=attributes)
 
 
 class Owner:
@@ -147,16 +176,33 @@ class Replay:
     """Glue steps re-run on a commit's parent in a scratch index, to see
     whether they still make the commit's changes to upstream files."""
 
-    def __init__(self, repo, linux, owner, index):
+    def __init__(self, repo, linux, owner, tmp):
         self.repo, self.linux, self.owner = repo, linux, owner
         self.tree = apply.Tree(linux)
-        self.tree.env = dict(self.tree.env, GIT_INDEX_FILE=index)
+        self.tree.env = dict(self.tree.env,
+                             GIT_INDEX_FILE=os.path.join(tmp, "index"))
+        self.current = None
+        self.diff_env = diff_env(linux, tmp)
+
+    def reset(self, tree):
+        """Make the index hold tree: the first time with read-tree, then
+        by updating only the paths that differ, as read-tree of a whole
+        kernel tree takes a while."""
+        if self.current is None:
+            self.tree.git("read-tree", tree)
+        else:
+            raw = self.tree.git("diff-tree", "-r", "-z", "--no-renames",
+                                self.current, tree).decode().split("\0")
+            info = "".join(f"{meta.split()[1]} {meta.split()[3]}\t{path}\n"
+                           for meta, path in zip(raw[::2], raw[1::2]))
+            self.tree.git("update-index", "--index-info", data=info.encode())
+        self.current = tree
 
     def trees(self, parent, steps, fixes):
         """The tree before the steps and after each; a step that fails
         leaves the tree as it was and is listed in the failed set."""
-        self.tree.git("read-tree", parent)
-        out, failed = [self.write()], set()
+        self.reset(parent)
+        out, failed = [self.current], set()
         for i, args in enumerate(steps):
             try:
                 if args[0] == "fix":
@@ -166,11 +212,21 @@ class Replay:
                     apply.GLUE[args[0]](self.tree, self.repo, args[1:])
             except (SystemExit, KeyError, ValueError):
                 failed.add(i)
-            out.append(self.write())
+            out.append(self.tree.git("write-tree").decode().strip())
+        self.current = out[-1]
         return out, failed
 
-    def write(self):
-        return self.tree.git("write-tree").decode().strip()
+    def diff(self, old, new, paths):
+        """A diff of ours: fixed options, hunk headers named as the base
+        tree's .gitattributes says whatever $LINUX has checked out, no
+        index lines."""
+        res = subprocess.run(["git", "-C", self.linux, "diff", *DIFF_OPTS,
+                              old, new, "--", *paths], env=self.diff_env,
+                             capture_output=True, text=True)
+        if res.returncode:
+            die(f"git diff {old} {new}: {res.stderr.strip()}")
+        return re.sub(r"(?m)^index [0-9a-f]+\.\.[0-9a-f]+.*\n", "",
+                      res.stdout)
 
     def wrong(self, parent, steps, fixes, commit):
         """The upstream paths the steps make otherwise than the commit."""
@@ -203,7 +259,7 @@ def glue_steps(replay, parent, commit, old, fixes, fix):
     pos, name = next(((p, a[1]) for p, a in old if a[0] == "fix"), fix)
     head = [a for p, a in kept if p < pos]
     before = replay.trees(parent, head, {})[0][-1]
-    new = {name: diff_text(replay.linux, before, commit, sorted(need))}
+    new = {name: replay.diff(before, commit, sorted(need))}
     steps = sorted(kept + [(pos, ("fix", name))])
     if replay.wrong(parent, [a for _, a in steps], new, commit):
         die(f"{name}: glue steps cannot reproduce commit {commit[:12]}")
@@ -251,17 +307,17 @@ class Export:
     """The series as the repository will hold it, built commit by
     commit."""
 
-    def __init__(self, repo, linux, index):
+    def __init__(self, repo, linux, tmp):
         self.repo, self.linux = repo, linux
         self.old = apply.read_series(repo)
         self.pairs = series_commits(linux)
-        self.changed = [changes(linux, p, c) for c, p in self.pairs]
+        self.changed = changes(linux, [c for c, _ in self.pairs])
         held = [a[0] for _, steps in self.old for v, a in steps
                 if v == "file"]
         touched = sorted({p for ch in self.changed for _, p in ch} |
                          set(held))
         self.owner = Owner(linux, held, touched)
-        self.replay = Replay(repo, linux, self.owner, index)
+        self.replay = Replay(repo, linux, self.owner, tmp)
         self.taken = {a[-1] for _, steps in self.old for v, a in steps
                       if v != "file"}
         self.patches, self.texts = [], {}
@@ -271,7 +327,8 @@ class Export:
             return f.read()
 
     def run(self):
-        msgs = [message(self.linux, c) for c, _ in self.pairs]
+        msgs = [message(raw) for raw in
+                objects(self.linux, [c for c, _ in self.pairs])]
         old_subjects = [self.old_text(f"tools/series/patches/{name}")
                         .split("\n", 1)[0] for name, _ in self.old]
         match = match_patches([m.split("\n", 1)[0] for m in msgs],
@@ -312,7 +369,7 @@ class Export:
             k, path = diffs[0] if diffs else (
                 len(old), unique(f"tools/series/steps/{stem}.diff",
                                  self.taken))
-            self.texts[path] = diff_text(self.linux, parent, commit, later)
+            self.texts[path] = self.replay.diff(parent, commit, later)
             items.append((k, ("diff", path)))
         return [step for _, step in sorted(items)]
 
@@ -353,12 +410,10 @@ class Writer:
         """The series' files in their last state, with their mode."""
         listing = git(self.linux, "ls-tree", "-r", "-z", "series", "--",
                       *paths).split("\0")
-        for entry in filter(None, listing):
-            meta, path = entry.split("\t", 1)
-            mode, _, blob = meta.split()
-            data = subprocess.run(["git", "-C", self.linux, "cat-file",
-                                   "blob", blob], capture_output=True,
-                                  check=True).stdout
+        entries = [(e.split()[0], e.split()[2], e.split("\t", 1)[1])
+                   for e in listing if e]
+        for (mode, _, path), data in zip(
+                entries, objects(self.linux, [e[1] for e in entries])):
             self.put(path, data, mode == "100755")
 
     def series(self, patches):
@@ -395,7 +450,7 @@ def main():
     repo, linux = (os.path.abspath(p) for p in sys.argv[1:3])
     refuse_dirty(repo)
     with tempfile.TemporaryDirectory() as tmp:
-        export = Export(repo, linux, os.path.join(tmp, "index"))
+        export = Export(repo, linux, tmp)
         export.run()
     writer = Writer(repo, linux)
     writer.owned(sorted(export.owner.owner))

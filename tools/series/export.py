@@ -268,21 +268,25 @@ def glue_steps(replay, parent, commit, old, fixes, fix):
 
 def match_patches(subjects, old_subjects):
     """For each commit, the index of the old patch it continues, or None:
-    the first free one of the same subject, else the free one right after
-    the patch of the commit before (a reworded subject)."""
+    the first free one of the same subject, else, for a run of commits
+    between two matched ones (or an end) that has exactly as many free
+    old patches between theirs, those in order (reworded subjects)."""
     match, used = [None] * len(subjects), set()
     for i, subject in enumerate(subjects):
         match[i] = next((j for j, s in enumerate(old_subjects)
                          if s == subject and j not in used), None)
         used.add(match[i])
-    last = -1
-    for i in range(len(subjects)):
-        if match[i] is None and last + 1 < len(old_subjects) \
-                and last + 1 not in used:
-            match[i] = last + 1
-            used.add(last + 1)
-        if match[i] is not None:
-            last = match[i]
+    i = 0
+    while i < len(subjects):
+        end = i
+        while end < len(subjects) and match[end] is None:
+            end += 1
+        low = match[i - 1] if i else -1
+        high = match[end] if end < len(subjects) else len(old_subjects)
+        free = range(low + 1, high)
+        if end > i and len(free) == end - i and not used & set(free):
+            match[i:end] = free
+        i = end + 1
     return match
 
 

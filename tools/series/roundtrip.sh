@@ -15,6 +15,9 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
 git clone -q --shared --no-checkout "$LINUX" "$tmp/linux"
+# apply.py stages file by file: a split index writes a small file each time,
+# not the whole kernel's index.
+git -C "$tmp/linux" config core.splitIndex true
 { echo /MAINTAINERS; cat "$here"/host/*.diff 2>/dev/null |
 	git apply --numstat - | cut -f3 | sed 's|^|/|'; } |
 	git -C "$tmp/linux" sparse-checkout set --no-cone --stdin

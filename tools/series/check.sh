@@ -525,6 +525,7 @@ done
 check "series: git am onto the pristine base" check_git_am
 check "b4: the series as b4 reads them, and b4 am onto the base" \
 	b4_roundtrip "$SERIES" series "$here/cover-letter.txt"
+check "export: the series round-trips (apply, export, identical tree)" "$here/roundtrip.sh"
 
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]

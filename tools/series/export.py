@@ -67,6 +67,7 @@ def series_commits(linux):
     if os.path.exists(os.path.join(linux, rebase)):
         die(f"a rebase is in progress in {linux}: finish it first")
     base = git(linux, "rev-parse", "base^{commit}").strip()
+    git(linux, "rev-parse", "--verify", "series^{commit}")
     if subprocess.run(["git", "-C", linux, "merge-base", "--is-ancestor",
                        base, "series"]).returncode:
         die("branch series is not based on tag base: rebase it onto base")
@@ -200,7 +201,8 @@ class Replay:
 
     def trees(self, parent, steps, fixes):
         """The tree before the steps and after each; a step that fails
-        leaves the tree as it was and is listed in the failed set."""
+        (its anchor gone, its diff not applying) leaves the tree as it was
+        and is listed in the failed set: it is not one to keep."""
         self.reset(parent)
         out, failed = [self.current], set()
         for i, args in enumerate(steps):
@@ -210,7 +212,7 @@ class Replay:
                                   data=fixes[args[1]].encode())
                 else:
                     apply.GLUE[args[0]](self.tree, self.repo, args[1:])
-            except (SystemExit, KeyError, ValueError):
+            except (SystemExit, LookupError, ValueError, AttributeError):
                 failed.add(i)
             out.append(self.tree.git("write-tree").decode().strip())
         self.current = out[-1]
@@ -246,7 +248,7 @@ def glue_steps(replay, parent, commit, old, fixes, fix):
     touch no wrongly made file, and one fix diff for the rest, at the
     place of the first old fix diff or at fix = (position, name)."""
     args = [a for _, a in old]
-    (trees, failed), fixes = replay.trees(parent, args, fixes), dict(fixes)
+    trees, failed = replay.trees(parent, args, fixes)
     bad = replay.upstream_diff(trees[-1], commit)
     if not bad:
         return old, {}

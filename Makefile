@@ -36,6 +36,12 @@ base:
 apply: base
 	@tools/series/apply.py $(CURDIR) $(LINUX)
 
+# Branch series of $(LINUX), as edited there, back into this repository
+# (tools/series/EDITING.md).
+.PHONY: export
+export:
+	@tools/series/export.py $(CURDIR) $(LINUX)
+
 config: apply
 	@tools/series/build.sh config
 	@tools/series/build.sh x86-config

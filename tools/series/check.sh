@@ -578,7 +578,8 @@ stage_lint() {
 		check_flake8
 }
 
-# The series as mail: checkpatch, git am and b4.
+# The series as mail: checkpatch, git am, b4, the addresses; and the
+# round trip of apply and export.
 stage_mail() {
 	local n=0 msg mails d
 
@@ -598,6 +599,8 @@ stage_mail() {
 	done
 	check "mail: no placeholder address in ${mails[*]##*/}" \
 		"$here/mail_addresses.py" "${mails[@]}"
+	check "export: the series round-trips (apply, export, identical tree)" \
+		"$here/roundtrip.sh"
 }
 
 selected=" ${CHECKS:-${stages[*]}} "

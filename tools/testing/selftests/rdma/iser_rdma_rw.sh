@@ -166,10 +166,18 @@ lio_target_start() {
 		echo 1 >"$TPG/enable"
 }
 
+# iscsid takes iscsiadm's requests on an abstract socket once it is up.
+iscsid_listening() {
+	grep -q '@ISCSIADM_ABSTRACT_NAMESPACE' /proc/net/unix
+}
+
 ulp_start() {
 	lio_target_start "$1" || return 1
-	iscsid || return 1
-	ISCSID_PID=$(pidof iscsid)
+	daemon_start ISCSID_PID "$TMP/iscsid.log" iscsid -f -n
+	if ! wait_for 10 iscsid_listening; then
+		echo "iscsid did not start: $(tail -n 1 "$TMP/iscsid.log")"
+		return 1
+	fi
 	# Logout and delete name the target and portal: they must be the
 	# test's alone.
 	if iscsiadm -m node -T "$IQN" -p "$ADDR:$ISCSI_PORT" -I iser \
@@ -209,8 +217,7 @@ ulp_disconnect() {
 
 ulp_stop() {
 	if [ -n "$ISCSID_PID" ]; then
-		kill "$ISCSID_PID"
-		wait_for 10 pid_gone "$ISCSID_PID"
+		daemon_stop "$ISCSID_PID"
 		ISCSID_PID=
 	fi
 	if [ $MADE_TARGET = 1 ]; then

@@ -150,6 +150,40 @@ pid_gone() {
 	! kill -0 "$1" 2>/dev/null
 }
 
+# daemon_start <variable> <log> <command...>: run a daemon that the
+# command keeps in the foreground as a background job of the test, its
+# output to <log>, and set <variable> to its PID.  That PID is the
+# daemon's own whatever it forks (pidof would list its children too), so
+# that daemon_stop stops what the test started and nothing else, and the
+# next transport starts its own.  The daemon gets a session of its own
+# (setsid execs it: a background job of a script leads no process
+# group), as it would have had daemonized: iscsid signals its process
+# group when it stops.
+daemon_start() {
+	local var=$1 log=$2
+
+	shift 2
+	setsid "$@" >"$log" 2>&1 &
+	printf -v "$var" %s "$!"
+}
+
+# daemon_stop <pid> [<command...>]: stop a daemon daemon_start started,
+# with the command if one is given, else with SIGTERM, and wait until
+# it has exited (SIGKILL after 10 seconds).
+daemon_stop() {
+	local pid=$1
+
+	shift
+	if [ $# -gt 0 ]; then
+		"$@"
+	else
+		kill "$pid" 2>/dev/null
+	fi
+	wait_for 10 pid_gone "$pid" || kill -KILL "$pid" 2>/dev/null
+	wait "$pid" 2>/dev/null
+	return 0
+}
+
 # What res_list with the arguments after $1 prints beyond the list $1
 # (lines are counted: two QPs where $1 has one is one too many).
 res_beyond() {

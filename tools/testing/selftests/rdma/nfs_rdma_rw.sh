@@ -73,8 +73,7 @@ nfs_server_start() {
 	fi
 	EXPORT=$TMP/export
 	mkdir -p "$EXPORT" || return 1
-	rpc.mountd -N 3 || return 1
-	MOUNTD_PID=$(pidof rpc.mountd)
+	daemon_start MOUNTD_PID "$TMP/mountd.log" rpc.mountd -F -N 3
 	exportfs -i -o rw,no_root_squash,insecure,fsid=0,sync "*:$EXPORT" ||
 		return 1
 	for p in $NFSD_PARAMS; do
@@ -133,7 +132,7 @@ ulp_stop() {
 	[ -n "$EXPORT" ] && exportfs -u "*:$EXPORT"
 	EXPORT=
 	if [ -n "$MOUNTD_PID" ]; then
-		kill "$MOUNTD_PID"
+		daemon_stop "$MOUNTD_PID"
 		MOUNTD_PID=
 	fi
 	if [ $MOUNTED_NFSD = 1 ]; then

@@ -66,12 +66,14 @@ ksmbd_start() {
 	force user = root
 	force group = root
 	EOF
+	# Each transport's server starts from a user database of its own.
+	rm -f "$TMP/ksmbdpwd.db"
 	ksmbd.adduser -c "$TMP/ksmbd.conf" -i "$TMP/ksmbdpwd.db" \
 		-a "$USER_NAME" -p "$PASSWORD" || return 1
 	# ksmbd listens for SMB Direct on the RDMA devices there are when
 	# it starts: the test's must come first.
-	ksmbd.mountd -c "$TMP/ksmbd.conf" -u "$TMP/ksmbdpwd.db" || return 1
-	MOUNTD_PID=$(pidof ksmbd.mountd)
+	daemon_start MOUNTD_PID "$TMP/ksmbd.log" ksmbd.mountd -n \
+		-c "$TMP/ksmbd.conf" -u "$TMP/ksmbdpwd.db"
 }
 
 ulp_start() {
@@ -94,8 +96,7 @@ ulp_disconnect() {
 
 ulp_stop() {
 	if [ -n "$MOUNTD_PID" ]; then
-		ksmbd.control -s
-		wait_for 10 pid_gone "$MOUNTD_PID"
+		daemon_stop "$MOUNTD_PID" ksmbd.control -s
 		MOUNTD_PID=
 	fi
 }

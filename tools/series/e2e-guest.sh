@@ -21,7 +21,11 @@ mount -t sysfs sysfs /sys
 mount -t devtmpfs devtmpfs /dev
 mount -t configfs configfs /sys/kernel/config
 mkdir -p /dev/shm /dev/pts
+# The links udev makes: kselftest's runner writes to /dev/stdout.
 ln -s /proc/self/fd /dev/fd
+ln -s /proc/self/fd/0 /dev/stdin
+ln -s /proc/self/fd/1 /dev/stdout
+ln -s /proc/self/fd/2 /dev/stderr
 mount -t tmpfs tmpfs /dev/shm
 mount -t devpts devpts /dev/pts
 # The scripts run from this repository and the test from the selftests

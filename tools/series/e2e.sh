@@ -39,6 +39,12 @@
 #   svcrdma           nfs_rdma_rw.sh           nfsd over svcrdma, the NFS
 #                                              client
 #   ksmbd             smb_rdma_rw.sh           ksmbd's SMB Direct, cifs
+#   kselftest         all of them, as a machine runs them: make -C
+#                     tools/testing/selftests TARGETS=rdma run_tests, each
+#                     test over its default transports (siw then rxe, rxe
+#                     alone for T10-PI) in one guest, once, whatever the
+#                     runs; every test must pass or skip, and at least one
+#                     pass
 #
 # The guest logs go to $BUILD/e2e/<user>-<run>.log (E2E_OUT sets the
 # directory), their console, and <user>-<run>.kmsg beside, their kernel
@@ -60,7 +66,8 @@ declare -A test_of=([nvmet]=nvme_rdma_rw.sh [nvmet-pi]=nvme_pi_rdma_rw.sh
 	[nvmet-pi-type3]=nvme_pi_rdma_rw.sh
 	[nvmet-pi-corrupt]=nvme_pi_corrupt_rdma.sh [isert]=iser_rdma_rw.sh
 	[isert-pi]=iser_pi_rdma_rw.sh [isert-pi-corrupt]=iser_pi_corrupt_rdma.sh
-	[srpt]=srp_rdma_rw.sh [svcrdma]=nfs_rdma_rw.sh [ksmbd]=smb_rdma_rw.sh)
+	[srpt]=srp_rdma_rw.sh [svcrdma]=nfs_rdma_rw.sh [ksmbd]=smb_rdma_rw.sh
+	[kselftest]=Makefile)
 # Users whose test needs what only some transports have.
 declare -A transports_of=([nvmet-pi]=rxe [nvmet-pi-type3]=rxe
 	[nvmet-pi-corrupt]=rxe [isert-pi]=rxe [isert-pi-corrupt]=rxe)
@@ -71,8 +78,9 @@ handover=rdma_rxe.integrity_handover=1
 declare -A cmdline_of=([isert-pi]="$handover ib_iser.pi_enable=1"
 	[isert-pi-corrupt]="$handover ib_iser.pi_enable=1"
 	[nvmet-pi]=$handover [nvmet-pi-corrupt]=$handover
-	[nvmet-pi-type3]="$handover scsi_debug.dif=3 RDMA_TEST_PI_TYPE=3")
-read -ra users <<<"${E2E_USERS:-nvmet nvmet-pi nvmet-pi-type3 nvmet-pi-corrupt isert isert-pi isert-pi-corrupt srpt svcrdma ksmbd}"
+	[nvmet-pi-type3]="$handover scsi_debug.dif=3 RDMA_TEST_PI_TYPE=3"
+	[kselftest]="ib_iser.pi_enable=1")
+read -ra users <<<"${E2E_USERS:-nvmet nvmet-pi nvmet-pi-type3 nvmet-pi-corrupt isert isert-pi isert-pi-corrupt srpt svcrdma ksmbd kselftest}"
 out=${E2E_OUT:-$BUILD/e2e}
 timeout=${E2E_TIMEOUT:-300}
 jobs=${E2E_JOBS:-1}
@@ -80,6 +88,9 @@ size=${E2E_SIZE:-32M}
 # fio's own limit in the guest, well inside the guest's: a hung fio gets
 # its blocked tasks logged before the guest is killed.
 fio_timeout=$((timeout * 2 / 5))
+# The whole kselftest, every test one after the other, gets about as long
+# as its tests' own guests do in all.
+kselftest_timeout=$((timeout * 4))
 runs=("$@")
 [ ${#runs[@]} -gt 0 ] || runs=(siw rxe siw+force_mr rxe+force_mr)
 
@@ -116,7 +127,7 @@ for user in "${users[@]}"; do
 	fi
 done
 for f in "$kernel" $(for u in "${users[@]}"; do echo "$tests/${test_of[$u]}"; done); do
-	if [ ! -x "$f" ]; then
+	if [ ! -x "$f" ] && [ "$f" != "$tests/Makefile" ]; then
 		echo "e2e: $f is missing: run make first" >&2
 		exit 1
 	fi
@@ -130,19 +141,25 @@ sdebug_mb=$(($(numfmt --from=iec "$size") * 2 / 1048576 + 16))
 # Boot one guest for user $1 and run $2; its console goes to $log.
 boot() {
 	local user=$1 run=$2 log=$3 transport=${2%+*} force_mr=0
+	local test=$tests/${test_of[$1]} args=$transport limit=$timeout
 
 	[ "$run" != "$transport" ] && force_mr=1
+	if [ "$user" = kselftest ]; then
+		test=$(command -v make)
+		args=-C,$LINUX/tools/testing/selftests,TARGETS=rdma,run_tests
+		limit=$kselftest_timeout
+	fi
 	# No eth= or vec= device: the guest has no way out.  Its console
 	# (con0) is our stdout, no other console or serial line exists.
 	# shellcheck disable=SC2086 # the user's arguments, one per word
-	timeout -k 10 "$timeout" "$kernel" \
+	timeout -k 10 "$limit" "$kernel" \
 		mem=1G umid="e2e-$user-$run" uml_dir="$out/uml" \
 		con=none con0=fd:0,fd:1 ssl=none console=tty0 \
 		root=/dev/root rootfstype=hostfs rootflags=/ ro \
 		init="$here/e2e-guest.sh" \
 		kunit.enable=0 ib_core.force_mr=$force_mr \
-		e2e_test="$tests/${test_of[$user]}" e2e_args="$transport" \
-		e2e_kmsg="${log%.log}.kmsg" e2e_dump_at=$((timeout - 30)) \
+		e2e_test="$test" e2e_args="$args" \
+		e2e_kmsg="${log%.log}.kmsg" e2e_dump_at=$((limit - 30)) \
 		RDMA_TEST_SIZE="$size" RDMA_TEST_TIMEOUT="$fio_timeout" \
 		scsi_debug.add_host=0 scsi_debug.dif=1 scsi_debug.dix=1 \
 		scsi_debug.guard=0 scsi_debug.dev_size_mb="$sdebug_mb" \
@@ -159,13 +176,27 @@ kmsg_of() {
 	fi
 }
 
+# The kselftest's results in the console log $1, one per test the rdma
+# Makefile lists: "ok|not ok <n> selftests: rdma: <test>[ # SKIP]".
+kselftest_results() {
+	grep -E "^(not )?ok [0-9]+ selftests: rdma: " "$1"
+}
+
 # PASS (0) when the guest ran the test to its end, every test of the run's
-# transport passed and the whole log is clean.
+# transport passed (for the kselftest: every test passed or skipped, one
+# at least passed) and the whole log is clean.
 verdict() {
-	local run=$1 log=$2 transport=${1%+*} tests fails kmsg
+	local run=$1 log=$2 transport=${1%+*} tests fails kmsg want=4
 
 	tests=$(grep -cE "^(not )?ok [0-9]+ $transport " "$log")
 	fails=$(grep -cE "^not ok [0-9]+ " "$log")
+	if [ "$run" = run_tests ]; then
+		want=$(grep -c '^TEST_PROGS' "$LINUX/tools/testing/selftests/rdma/Makefile")
+		tests=$(kselftest_results "$log" | wc -l)
+		fails=$(kselftest_results "$log" | grep -c '^not ok')
+		kselftest_results "$log" | grep -v ' # SKIP' | grep -q '^ok' ||
+			fails=$((fails + 1))
+	fi
 	kmsg=$(kmsg_of "$log")
 	if ! grep -q '^e2e-guest: exit 0' "$log"; then
 		if grep -q '^e2e-guest: still running' "$kmsg"; then
@@ -173,7 +204,7 @@ verdict() {
 		else
 			echo "the test did not finish with exit 0"
 		fi
-	elif [ "$tests" != 4 ] || [ "$fails" != 0 ]; then
+	elif [ "$tests" != "$want" ] || [ "$fails" != 0 ]; then
 		echo "$fails of $tests tests failed"
 	elif bad_lines "$log" "$kmsg" | grep -q .; then
 		echo "kernel log: $(bad_lines "$log" "$kmsg" | head -n 1)"
@@ -198,6 +229,12 @@ report() {
 
 	secs=$(cat "${log%.log}.secs")
 	figures=$(sed -nE "s/^# ${run%+*}: (fio|corrupt): //p" "$log")
+	if [ "$user" = kselftest ]; then
+		figures="$(kselftest_results "$log" | grep -vc ' # SKIP') passed,"
+		figures+=" $(kselftest_results "$log" | grep -c ' # SKIP') skipped,"
+		figures+=" $(grep -cE '^# ok [0-9]+ (siw|rxe) ' "$log") checks"
+		figures+=" of their transports passed"
+	fi
 	if why=$(verdict "$run" "$log"); then
 		echo "PASS e2e: $user $run: $figures (guest ${secs} s)"
 		return 0
@@ -211,6 +248,10 @@ report() {
 
 guests=()
 for user in "${users[@]}"; do
+	if [ "$user" = kselftest ]; then
+		guests+=("kselftest run_tests")
+		continue
+	fi
 	for run in "${runs[@]}"; do
 		case " ${transports_of[$user]:-${run%+*}} " in
 		*" ${run%+*} "*) guests+=("$user $run") ;;

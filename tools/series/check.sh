@@ -300,6 +300,20 @@ check_fixes() {
 	fi
 }
 
+# Each upstream fix once, with its route (fix-routes): a "fix ..." line
+# each and one PASS or FAIL line, counted once.
+check_routes() {
+	local out
+
+	out=$(python3 "$here/fix_routes.py" "$repo")
+	say "$(echo "$out" | grep -v '^\(PASS\|FAIL\) ')"
+	case $(echo "$out" | tail -n 1) in
+	PASS\ *) passed=$((passed + 1)) ;;
+	*) failed=$((failed + 1)) ;;
+	esac
+	say "$(echo "$out" | tail -n 1)"
+}
+
 # The ULPs through rw.c over siw and rxe in guests (e2e.sh), two at a time
 # unless E2E_JOBS says otherwise: one line per run, each counted in the
 # tally.
@@ -601,6 +615,7 @@ stage_mail() {
 		"$here/mail_addresses.py" "${mails[@]}"
 	check "export: the series round-trips (apply, export, identical tree)" \
 		"$here/roundtrip.sh"
+	check_routes
 }
 
 selected=" ${CHECKS:-${stages[*]}} "

@@ -389,10 +389,28 @@ run_fio() {
 	pid=$!
 	fio_watchdog $pid >/dev/null 2>&1 &
 	watchdog=$!
+	echo "$pid $watchdog" >"$TMP/fio.pids"
 	wait $pid
 	rc=$?
-	kill $watchdog 2>/dev/null
+	stop_fio
 	return $rc
+}
+
+# Stop fio and its watchdog if they run: at the end of run_fio, and from
+# cleanup when the test is stopped (SIGTERM, SIGINT) before the data they
+# hold open is taken away.  Their PIDs are in $TMP/fio.pids: run_fio runs
+# in a subshell of the test.
+stop_fio() {
+	local pid watchdog
+
+	[ -f "$TMP/fio.pids" ] || return 0
+	read -r pid watchdog <"$TMP/fio.pids"
+	rm -f "$TMP/fio.pids"
+	kill "$watchdog" 2>/dev/null
+	if kill "$pid" 2>/dev/null; then
+		wait_for 10 pid_gone "$pid" || kill -KILL "$pid" 2>/dev/null
+	fi
+	return 0
 }
 
 # Corrupted PI, for the tests whose ULP_DATA calls corrupt_check below:
@@ -558,7 +576,10 @@ lo_device() {
 # One transport: four results.
 run_transport() {
 	local t=$1 dev=rdmatest_$1 devs out ok qps=0 mrs
-	local marker="rdma selftest: $ULP_NAME over $t starts"
+	# The kernel log is read from this line on: it names this
+	# invocation, so that an earlier run's line in the same boot is not
+	# taken for it.
+	local marker="rdma selftest: $ULP_NAME over $t starts (pid $$)"
 
 	echo "$marker" >/dev/kmsg
 	ok=0
@@ -630,6 +651,7 @@ net_setup() {
 }
 
 cleanup() {
+	stop_fio
 	ulp_disconnect >/dev/null 2>&1
 	ulp_stop >/dev/null 2>&1
 	for t in "${TRANSPORTS[@]}"; do

@@ -592,12 +592,12 @@ static int irdma_destroy_qp(struct ib_qp *qp, struct ib_udata *udata)
 	}
 
 	/*
-	 * Drop the reference taken at creation and wait for the ones event
-	 * handlers still hold; after a reset nobody will drop them.
+	 * Drop the reference taken at creation and wait for the ones the
+	 * CM, iw_cm and event handlers still hold: the QP is freed when
+	 * this returns, and each of them puts its reference on it.
 	 */
 	irdma_qp_rem_ref(qp);
-	if (!rf->reset)
-		wait_for_completion(&iwqp->free_qp);
+	wait_for_completion(&iwqp->free_qp);
 
 	irdma_free_lsmm_rsrc(iwqp);
 	irdma_cqp_qp_destroy_cmd(&rf->sc_dev, sc_qp);

@@ -40,9 +40,38 @@ irdma_user_mmap_entry_add(struct irdma_ucontext *ucontext, u64 bar_offset,
 }
 
 /*
+ * A registration of a user QP's or CQ's rings keeps the page counts user
+ * space gave, which create_qp and create_cq hold the queues to: the
+ * hardware must not be given a queue that runs past the pinned pages.
+ *
+ * @refs is 1 for the registration itself and 1 more for each CQ or QP
+ * whose rings (or shadow area) the hardware was given in it.  The pages
+ * stay pinned and the PBLEs allocated while the hardware may use them:
+ * dereg_mr refuses a registration with a queue on it (-EBUSY), and the
+ * queue lets go of it with irdma_put_pbl() once the hardware is done.
+ */
+struct irdma_ring_mr {
+	struct irdma_mr iwmr;	/* first: freed as the irdma_mr */
+	struct irdma_mem_reg_req req;
+	refcount_t refs;
+};
+
+static struct irdma_ring_mr *irdma_ring_mr(struct irdma_pbl *iwpbl)
+{
+	return container_of(iwpbl->iwmr, struct irdma_ring_mr, iwmr);
+}
+
+static const struct irdma_mem_reg_req *irdma_ring_req(struct irdma_pbl *iwpbl)
+{
+	return &irdma_ring_mr(iwpbl)->req;
+}
+
+/*
  * Take the user memory registration that was made for the queue at @va off
  * the ucontext's list (user space registers a QP's or CQ's rings with
- * IRDMA_MEMREG_TYPE_QP/CQ before creating it).
+ * IRDMA_MEMREG_TYPE_QP/CQ before creating it), and hold it for the queue
+ * until irdma_put_pbl().  Called under the list's lock, which dereg_mr
+ * takes to check that nobody holds the registration.
  */
 static struct irdma_pbl *irdma_get_pbl(unsigned long va, struct list_head *pbl_list)
 {
@@ -53,24 +82,19 @@ static struct irdma_pbl *irdma_get_pbl(unsigned long va, struct list_head *pbl_l
 			continue;
 		list_del(&iwpbl->list);
 		iwpbl->on_list = false;
+		refcount_inc(&irdma_ring_mr(iwpbl)->refs);
 		return iwpbl;
 	}
 	return NULL;
 }
 
-/*
- * A registration of a user QP's or CQ's rings keeps the page counts user
- * space gave, which create_qp and create_cq hold the queues to: the
- * hardware must not be given a queue that runs past the pinned pages.
- */
-struct irdma_ring_mr {
-	struct irdma_mr iwmr;	/* first: freed as the irdma_mr */
-	struct irdma_mem_reg_req req;
-};
-
-static const struct irdma_mem_reg_req *irdma_ring_req(struct irdma_pbl *iwpbl)
+/* The hardware no longer uses the rings in *@pbl: let dereg_mr free them. */
+static void irdma_put_pbl(struct irdma_pbl **pbl)
 {
-	return &container_of(iwpbl->iwmr, struct irdma_ring_mr, iwmr)->req;
+	if (!*pbl)
+		return;
+	refcount_dec(&irdma_ring_mr(*pbl)->refs);
+	*pbl = NULL;
 }
 
 /* Width of the GEN_2 HCA clock that stamps completions */
@@ -568,15 +592,17 @@ static int irdma_destroy_qp(struct ib_qp *qp, struct ib_udata *udata)
 	}
 
 	/*
-	 * Drop the reference taken at creation and wait for the ones event
-	 * handlers still hold; after a reset nobody will drop them.
+	 * Drop the reference taken at creation and wait for the ones the
+	 * CM, iw_cm and event handlers still hold: the QP is freed when
+	 * this returns, and each of them puts its reference on it.
 	 */
 	irdma_qp_rem_ref(qp);
-	if (!rf->reset)
-		wait_for_completion(&iwqp->free_qp);
+	wait_for_completion(&iwqp->free_qp);
 
 	irdma_free_lsmm_rsrc(iwqp);
 	irdma_cqp_qp_destroy_cmd(&rf->sc_dev, sc_qp);
+	/* the hardware is done with a user QP's rings: they may be freed */
+	irdma_put_pbl(&iwqp->iwpbl);
 	irdma_qp_unmap_push_page(iwqp);
 	irdma_free_qp_rsrc(iwqp);
 
@@ -1107,6 +1133,7 @@ static int irdma_create_qp(struct ib_qp *qp,
 	return 0;
 
 err_free:
+	irdma_put_pbl(&iwqp->iwpbl);
 	irdma_free_qp_rsrc(iwqp);
 	return err;
 }
@@ -2014,13 +2041,18 @@ static void irdma_cq_free_kmem(struct irdma_pci_f *rf, struct irdma_cq *iwcq)
 	dma_free_coherent(dmadev, ring->size, ring->va, ring->pa);
 }
 
-/* Release what create_cq set up in software: kernel rings and the CQ id. */
+/*
+ * Release what create_cq set up in software once the hardware no longer
+ * uses the CQ: kernel rings, the hold on user rings, and the CQ id.
+ */
 static void irdma_cq_free_rsrc(struct irdma_cq *iwcq)
 {
 	struct irdma_pci_f *rf = to_iwdev(iwcq->ibcq.device)->rf;
 
 	if (!iwcq->user_mode)
 		irdma_cq_free_kmem(rf, iwcq);
+	irdma_put_pbl(&iwcq->ring_pbl);
+	irdma_put_pbl(&iwcq->shadow_pbl);
 	irdma_free_rsrc(rf, rf->allocated_cqs, iwcq->cq_num);
 }
 
@@ -2140,8 +2172,13 @@ static int irdma_cq_cqp_modify(struct irdma_pci_f *rf, struct irdma_sc_cq *cq,
 	return ret;
 }
 
+/*
+ * On success *@pbl holds the registration of the new ring, which the CQ
+ * takes over once the hardware moved to it (irdma_cq_switch_ring()).
+ */
 static int irdma_cq_resize_user_ring(struct ib_udata *udata,
-				     struct irdma_modify_cq_info *info)
+				     struct irdma_modify_cq_info *info,
+				     struct irdma_pbl **pbl)
 {
 	struct irdma_ucontext *uctx = irdma_cq_uctx(udata);
 	struct irdma_resize_cq_req ureq = {};
@@ -2157,8 +2194,11 @@ static int irdma_cq_resize_user_ring(struct ib_udata *udata,
 	iwpbl = irdma_cq_take_user_pbl(uctx, ureq.user_cq_buffer);
 	if (!iwpbl)
 		return -ENOMEM;
-	if (!irdma_cq_user_ring_fits(iwpbl, info->cq_size))
+	if (!irdma_cq_user_ring_fits(iwpbl, info->cq_size)) {
+		irdma_put_pbl(&iwpbl);
 		return -EINVAL;
+	}
+	*pbl = iwpbl;
 
 	if (iwpbl->pbl_allocated) {
 		info->virtual_map = true;
@@ -2212,7 +2252,8 @@ static int irdma_cq_resize_kernel_ring(struct irdma_sc_dev *dev,
  */
 static void irdma_cq_switch_ring(struct irdma_cq *iwcq,
 				 struct irdma_modify_cq_info *info,
-				 struct irdma_cq_buf *buf)
+				 struct irdma_cq_buf *buf,
+				 struct irdma_pbl *pbl)
 {
 	unsigned long irqflags;
 
@@ -2225,6 +2266,15 @@ static void irdma_cq_switch_ring(struct irdma_cq *iwcq,
 	irdma_sc_cq_resize(&iwcq->sc_cq, info);
 	iwcq->ibcq.cqe = info->cq_size - 1;
 	spin_unlock_irqrestore(&iwcq->lock, irqflags);
+
+	/*
+	 * A user CQ's old ring is the user's to drain: the hardware writes
+	 * the new one only, so the old registration may now be freed.
+	 */
+	if (pbl) {
+		irdma_put_pbl(&iwcq->ring_pbl);
+		iwcq->ring_pbl = pbl;
+	}
 }
 
 static int irdma_resize_cq(struct ib_cq *ibcq, int cqe, struct ib_udata *udata)
@@ -2234,6 +2284,7 @@ static int irdma_resize_cq(struct ib_cq *ibcq, int cqe, struct ib_udata *udata)
 	struct irdma_pci_f *rf = to_iwdev(ibcq->device)->rf;
 	struct irdma_modify_cq_info info = {};
 	struct irdma_cq_buf *buf = NULL;
+	struct irdma_pbl *pbl = NULL;
 	int ret;
 
 	if (!irdma_cq_resize_supported(rf))
@@ -2255,7 +2306,7 @@ static int irdma_resize_cq(struct ib_cq *ibcq, int cqe, struct ib_udata *udata)
 		return 0;
 
 	if (udata)
-		ret = irdma_cq_resize_user_ring(udata, &info);
+		ret = irdma_cq_resize_user_ring(udata, &info, &pbl);
 	else
 		ret = irdma_cq_resize_kernel_ring(&rf->sc_dev, &info, &buf);
 	if (ret)
@@ -2267,10 +2318,11 @@ static int irdma_resize_cq(struct ib_cq *ibcq, int cqe, struct ib_udata *udata)
 	if (ret) {
 		if (buf)
 			irdma_cq_buf_free(buf);
+		irdma_put_pbl(&pbl);
 		return ret;
 	}
 
-	irdma_cq_switch_ring(iwcq, &info, buf);
+	irdma_cq_switch_ring(iwcq, &info, buf, pbl);
 
 	return 0;
 }
@@ -2286,7 +2338,12 @@ static int irdma_cq_validate_flags(u32 flags, u8 hw_rev)
 	return flags & ~supported ? -EOPNOTSUPP : 0;
 }
 
+/*
+ * The CQ holds the registrations it takes (irdma_cq_free_rsrc() lets go),
+ * on failure too.
+ */
 static int irdma_cq_setup_user_ring(struct irdma_pci_f *rf,
+				    struct irdma_cq *iwcq,
 				    struct ib_udata *udata,
 				    struct irdma_cq_init_info *info)
 {
@@ -2300,6 +2357,7 @@ static int irdma_cq_setup_user_ring(struct irdma_pci_f *rf,
 	ring = irdma_cq_take_user_pbl(uctx, ureq.user_cq_buf);
 	if (!ring)
 		return -EPROTO;
+	iwcq->ring_pbl = ring;
 	if (!irdma_cq_user_ring_fits(ring, info->cq_uk_init_info.cq_size))
 		return -EINVAL;
 
@@ -2311,6 +2369,7 @@ static int irdma_cq_setup_user_ring(struct irdma_pci_f *rf,
 		shadow = irdma_cq_take_user_pbl(uctx, ureq.user_shadow_area);
 		if (!shadow)
 			return -EPROTO;
+		iwcq->shadow_pbl = shadow;
 		info->shadow_area_pa = shadow->cq_mr.cq_pbl.addr;
 	} else {
 		info->shadow_area_pa = ring->cq_mr.shadow;
@@ -2461,7 +2520,7 @@ irdma_create_cq(struct ib_cq *ibcq, const struct ib_cq_init_attr *attr,
 
 	if (udata) {
 		iwcq->user_mode = true;
-		ret = irdma_cq_setup_user_ring(rf, udata, &info);
+		ret = irdma_cq_setup_user_ring(rf, iwcq, udata, &info);
 	} else {
 		ret = irdma_cq_setup_kernel_ring(rf, iwcq, attr->cqe, &info);
 	}
@@ -2501,6 +2560,8 @@ free_rings:
 	if (!iwcq->user_mode)
 		irdma_cq_free_kmem(rf, iwcq);
 free_id:
+	irdma_put_pbl(&iwcq->ring_pbl);
+	irdma_put_pbl(&iwcq->shadow_pbl);
 	irdma_free_rsrc(rf, rf->allocated_cqs, iwcq->cq_num);
 
 	return ret;
@@ -2879,6 +2940,9 @@ static struct irdma_mr *irdma_new_mr(struct ib_pd *ibpd, u16 type)
 	mr->ibmr.device = ibpd->device;
 	mr->iwpbl.iwmr = mr;
 	mr->type = type;
+	if (type != IRDMA_MEMREG_TYPE_MEM)
+		refcount_set(&container_of(mr, struct irdma_ring_mr,
+					   iwmr)->refs, 1);
 	return mr;
 }
 
@@ -3706,12 +3770,17 @@ static struct ib_mr *irdma_get_dma_mr(struct ib_pd *ibpd, int access)
 	return irdma_reg_phys_mr(ibpd, 0, 0, access, &iova, true);
 }
 
-/* A QP's or CQ's ring registration that was never used: off its list. */
-static void irdma_del_memlist(struct irdma_mr *iwmr, struct irdma_ucontext *uctx)
+/*
+ * Take a QP's or CQ's ring registration that is to be freed off its list
+ * if it was never used.  -EBUSY while a CQ or QP holds it: the hardware
+ * may still write to its pages.
+ */
+static int irdma_del_memlist(struct irdma_mr *iwmr, struct irdma_ucontext *uctx)
 {
 	struct irdma_pbl *iwpbl = &iwmr->iwpbl;
 	spinlock_t *lock; /* of the list iwpbl is on */
 	unsigned long flags;
+	int ret = 0;
 
 	if (iwmr->type == IRDMA_MEMREG_TYPE_CQ)
 		lock = &uctx->cq_reg_mem_list_lock;
@@ -3719,16 +3788,21 @@ static void irdma_del_memlist(struct irdma_mr *iwmr, struct irdma_ucontext *uctx
 		lock = &uctx->qp_reg_mem_list_lock;
 
 	spin_lock_irqsave(lock, flags);
-	if (iwpbl->on_list) {
+	if (!refcount_dec_if_one(&irdma_ring_mr(iwpbl)->refs)) {
+		ret = -EBUSY;
+	} else if (iwpbl->on_list) {
 		iwpbl->on_list = false;
 		list_del(&iwpbl->list);
 	}
 	spin_unlock_irqrestore(lock, flags);
+
+	return ret;
 }
 
 static int irdma_dereg_mr(struct ib_mr *mr, struct ib_udata *udata)
 {
 	struct irdma_mr *iwmr = to_iwmr(mr);
+	struct irdma_ucontext *uctx;
 	int ret;
 
 	if (iwmr->type == IRDMA_MEMREG_TYPE_MEM) {
@@ -3737,10 +3811,11 @@ static int irdma_dereg_mr(struct ib_mr *mr, struct ib_udata *udata)
 			return ret;
 		irdma_free_stag(to_iwdev(mr->device), iwmr->stag);
 	} else if (iwmr->region) {
-		irdma_del_memlist(iwmr,
-				  rdma_udata_to_drv_context(udata,
-							    struct irdma_ucontext,
-							    ibucontext));
+		uctx = rdma_udata_to_drv_context(udata, struct irdma_ucontext,
+						 ibucontext);
+		ret = irdma_del_memlist(iwmr, uctx);
+		if (ret)
+			return ret;
 	}
 
 	irdma_release_pbles(iwmr);

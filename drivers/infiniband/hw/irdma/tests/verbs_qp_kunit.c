@@ -18,6 +18,7 @@
 #include <kunit/test.h>
 #include <linux/delay.h>
 #include <linux/dma-direct.h>
+#include <linux/kthread.h>
 #include <net/addrconf.h>
 #include <rdma/ib_cache.h>
 
@@ -34,6 +35,9 @@
 
 /* How long the driver's flush worker may take to complete a flushed WR */
 #define QP_TEST_FLUSH_WAIT_MS	2000
+
+/* How long destroy_qp is given to wait for a QP reference to be put */
+#define QP_TEST_DESTROY_WAIT_MS	500
 
 /* The SEND opcode, which an RQ CQE of a received SEND carries */
 #define QP_TEST_OP_SEND		0x03
@@ -886,6 +890,69 @@ static void qp_hw_refuses_destroy_twice(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, w.error);
 	KUNIT_EXPECT_EQ(test, w.min, IRDMA_HW_MIN_NO_OBJ);
 	KUNIT_EXPECT_FALSE(test, test_bit(id, env.mock->rf.allocated_qps));
+	KUNIT_EXPECT_EQ(test, env.mock->resets, 0);
+	qp_env_done(&env);
+}
+
+struct qp_destroy_ctx {
+	struct ib_qp *qp;
+	struct completion done;
+};
+
+static int qp_destroy_thread(void *data)
+{
+	struct qp_destroy_ctx *c = data;
+
+	ib_destroy_qp(c->qp);
+	complete(&c->done);
+	return 0;
+}
+
+/*
+ * destroy_qp returns only once every reference on the QP is put, after
+ * irdma flagged the function for a reset (rf->reset) too: the RDMA core
+ * frees the QP when destroy_qp returns, and a holder such as iw_cm, which
+ * took its reference through iw_add_ref for a connection, puts it later
+ * with iw_rem_ref, on the QP.
+ */
+static void qp_destroy_waits_for_refs_in_reset(struct kunit *test)
+{
+	struct ib_qp_cap cap = { 16, 16, 1, 1, 0 };
+	struct irdma_pci_f *rf;
+	struct qp_destroy_ctx *c;
+	struct task_struct *t;
+	struct qp_env env;
+	unsigned long left;
+
+	qp_env(test, &env);
+	rf = &env.mock->rf;
+	c = kunit_kzalloc(test, sizeof(*c), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, c);
+	init_completion(&c->done);
+	c->qp = create_qp(&env, IB_QPT_RC, &cap, 0);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, c->qp);
+
+	c->qp->device->ops.iw_add_ref(c->qp);
+	rf->reset = true;
+	t = kthread_run(qp_destroy_thread, c, "irdma_qp_destroy");
+	if (IS_ERR(t)) {
+		rf->reset = false;
+		c->qp->device->ops.iw_rem_ref(c->qp);
+		KUNIT_FAIL(test, "no thread to destroy the QP in");
+		ib_destroy_qp(c->qp);
+		qp_env_done(&env);
+		return;
+	}
+	left = wait_for_completion_timeout(&c->done,
+					   msecs_to_jiffies(QP_TEST_DESTROY_WAIT_MS));
+	rf->reset = false;
+	if (left) {
+		/* the QP is freed: its last reference must not be put */
+		KUNIT_FAIL(test, "destroy_qp returned with a reference held");
+	} else {
+		c->qp->device->ops.iw_rem_ref(c->qp);
+		wait_for_completion(&c->done);
+	}
 	KUNIT_EXPECT_EQ(test, env.mock->resets, 0);
 	qp_env_done(&env);
 }
@@ -1966,6 +2033,7 @@ static struct kunit_case irdma_verbs_qp_cases[] = {
 	KUNIT_CASE(qp_post_send_too_many_sges),
 	KUNIT_CASE_PARAM(qp_flushed, flush_gen_params),
 	KUNIT_CASE(qp_hw_refuses_destroy_twice),
+	KUNIT_CASE(qp_destroy_waits_for_refs_in_reset),
 	{}
 };
 

@@ -29,12 +29,6 @@ struct rdma_rw_reg_ctx {
 	struct ib_mr		*mr;
 };
 
-/*
- * SGEs a context carries itself: an I/O of up to this many, in one RDMA
- * READ or WRITE, allocates nothing.
- */
-#define RDMA_RW_INLINE_SGES	4
-
 /**
  * struct rdma_rw_ctx - state of one RDMA READ/WRITE I/O
  * @nr_ops:	number of RDMA READ/WRITE work requests, not counting the
@@ -42,35 +36,29 @@ struct rdma_rw_reg_ctx {
  *		ULP may test it to know whether a destroy is due
  * @type:	the shape of the I/O, which tells the members of the unions in
  *		use (private to rw.c)
- * @bvec:	the context was set up by rdma_rw_ctx_init_bvec()
- * @sgt_whole:	@sgt was DMA-mapped as one list, not entry by entry
- * @sge:	the SGEs of an I/O of one work request with up to
- *		%RDMA_RW_INLINE_SGES of them
- * @sges:	the SGEs of an I/O of more
- * @wrs:	their work requests, @nr_ops of them, each with a slice of
- *		@sges; &@wr when a scatterlist I/O needs only one
+ * @map:	how the local buffer was DMA-mapped, which tells the destroy
+ *		function that fits and what it unmaps (private to rw.c)
+ * @sge:	the SGE of an I/O of one SGE
+ * @wrs:	the @nr_ops work requests of an I/O of more SGEs, and behind
+ *		them in the same allocation the SGEs
  * @reg:	the @nr_ops registrations of an I/O through MRs, each with its
  *		own work requests
- * @wr:		the work request of an I/O whose SGEs fit in one, inline
+ * @wr:		the work request of an I/O of one SGE
  * @sgt:	rdma_rw_ctx_init_bvec() only, beside @sges or @reg: the
- *		DMA-mapped scatterlist built from the bio_vecs, whose
- *		allocation holds @sges and @wrs too
+ *		scatterlist built from the bio_vecs and DMA-mapped as one
  *
- * A ULP may read @nr_ops, and @reg->mr of a signature I/O to check its
- * status; the rest is rw.c's.
+ * A ULP embeds one context per I/O in flight, so it stays at 80 bytes on
+ * 64-bit, as small as upstream's.  A ULP may read @nr_ops, and @reg->mr
+ * of a signature I/O to check its status; the rest is rw.c's.
  */
 struct rdma_rw_ctx {
 	u32			nr_ops;
 	u8			type;
-	bool			bvec;
-	bool			sgt_whole;
+	u8			map;
 
 	union {
-		struct ib_sge		sge[RDMA_RW_INLINE_SGES];
-		struct {
-			struct ib_sge		*sges;
-			struct ib_rdma_wr	*wrs;
-		};
+		struct ib_sge		sge;
+		struct ib_rdma_wr	*wrs;
 		struct rdma_rw_reg_ctx	*reg;
 	};
 	union {

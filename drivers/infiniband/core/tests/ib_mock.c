@@ -46,7 +46,8 @@
 #include "ib_mock.h"
 #include "ib_mock_pi.h"
 
-#define MOCK_LOCAL_DMA_LKEY	0
+/* Below every MR key (index << 8), and not 0, which a missed SGE has. */
+#define MOCK_LOCAL_DMA_LKEY	0x5a
 #define MOCK_REMOTE_ADDR	0x5eed00000000ULL
 #define MOCK_REMOTE_RKEY	0x7e3073e0
 #define MOCK_REMOTE_LEN		(8 << 20)
@@ -93,10 +94,11 @@ const struct ib_mock_profile ib_mock_sge1 = {
 };
 EXPORT_SYMBOL_GPL(ib_mock_sge1);
 
+/* Two SGEs, and no device-wide local DMA lkey, as rxe and siw have. */
 const struct ib_mock_profile ib_mock_sge2 = {
 	.name = "sge2", .protocol = RDMA_CORE_CAP_PROT_IB,
 	.max_send_sge = 2, .max_sge_rd = 2, .max_fr_pages = 512,
-	.max_mr_size = SZ_1G, .max_qp_wr = 16384,
+	.max_mr_size = SZ_1G, .max_qp_wr = 16384, .no_local_dma_lkey = true,
 };
 EXPORT_SYMBOL_GPL(ib_mock_sge2);
 
@@ -247,6 +249,7 @@ struct mock_mr {
 	u64 length;
 	u32 page_size;
 
+	bool dma;
 	bool integrity;
 	u32 max_data;
 	u32 max_meta;
@@ -737,7 +740,8 @@ static int mock_query_device(struct ib_device *ibdev,
 	attr->max_pd = 64;
 	attr->max_fast_reg_page_list_len = p->max_fr_pages;
 	attr->device_cap_flags = IB_DEVICE_MEM_MGT_EXTENSIONS;
-	attr->kernel_cap_flags = IBK_LOCAL_DMA_LKEY;
+	if (!p->no_local_dma_lkey)
+		attr->kernel_cap_flags = IBK_LOCAL_DMA_LKEY;
 	if (p->max_pi_fr_pages) {
 		attr->kernel_cap_flags |= IBK_INTEGRITY_HANDOVER;
 		attr->max_pi_fast_reg_page_list_len = p->max_pi_fr_pages;
@@ -882,11 +886,6 @@ static int mock_post_recv(struct ib_qp *ibqp, const struct ib_recv_wr *wr,
 }
 
 /* The mock moves no user memory. */
-static struct ib_mr *mock_get_dma_mr(struct ib_pd *pd, int access)
-{
-	return ERR_PTR(-EOPNOTSUPP);
-}
-
 static struct ib_mr *mock_reg_user_mr(struct ib_pd *pd, u64 start, u64 length,
 				      u64 virt_addr, int access,
 				      struct ib_udata *udata)
@@ -930,6 +929,28 @@ err_free:
 	return ERR_PTR(ret);
 }
 
+/*
+ * The DMA MR ib_alloc_pd() takes on a device without a local DMA lkey:
+ * a key of its own for all of memory, as far as the DMA API mapped it.
+ */
+static struct ib_mr *mock_get_dma_mr(struct ib_pd *pd, int access)
+{
+	struct mock_dev *mdev = to_mdev(pd->device);
+	struct mock_mr *mr;
+
+	if (!mdev->mock->profile->no_local_dma_lkey)
+		return ERR_PTR(-EOPNOTSUPP);
+	mr = mock_new_mr(mdev, 1);
+	if (IS_ERR(mr))
+		return ERR_CAST(mr);
+	mdev->mock->mrs--;
+	mr->dma = true;
+	mr->state = MOCK_MR_VALID;
+	mr->access = access;
+	mr->key = mr->ibmr.lkey;
+	return &mr->ibmr;
+}
+
 static struct ib_mr *mock_alloc_mr(struct ib_pd *pd, enum ib_mr_type type,
 				   u32 max_num_sg)
 {
@@ -970,7 +991,8 @@ static int mock_dereg_mr(struct ib_mr *ibmr, struct ib_udata *udata)
 	struct mock_mr *mr = to_mmr(ibmr);
 
 	xa_erase(&mdev->mrs, ibmr->lkey >> 8);
-	mdev->mock->mrs--;
+	if (!mr->dma)
+		mdev->mock->mrs--;
 	kfree(mr->reg_pages);
 	kfree(mr->pages);
 	kfree(mr);
@@ -1138,11 +1160,15 @@ static u8 *mock_local(struct ib_qp *ibqp, u32 lkey, u64 addr, u32 *len,
 	struct mock_mr *mr;
 	u64 rel;
 
-	if (lkey == MOCK_LOCAL_DMA_LKEY)
+	if (lkey == MOCK_LOCAL_DMA_LKEY &&
+	    !mdev->mock->profile->no_local_dma_lkey)
 		return mock_dma_ptr(mdev, addr, *len, write);
 
 	mr = mock_find_mr(ibqp, lkey);
-	if (!mr || mr->integrity || mr->state != MOCK_MR_VALID ||
+	if (mr && mr->dma && mr->key == lkey &&
+	    (mr->access & access) == access)
+		return mock_dma_ptr(mdev, addr, *len, write);
+	if (!mr || mr->dma || mr->integrity || mr->state != MOCK_MR_VALID ||
 	    mr->key != lkey || !mock_mr_grants(mdev->mock, mr, access) ||
 	    addr < mr->iova ||
 	    addr + *len > mr->iova + mr->length)
@@ -1342,7 +1368,7 @@ static enum ib_wc_status mock_invalidate(struct ib_qp *ibqp, u32 key)
 	struct mock_mr *mr = mock_find_mr(ibqp, key);
 
 	/* As in rxe: an invalid MR may be invalidated again by its last key. */
-	if (!mr || mr->state == MOCK_MR_FREE || mr->key != key)
+	if (!mr || mr->dma || mr->state == MOCK_MR_FREE || mr->key != key)
 		return IB_WC_MW_BIND_ERR;
 	mr->state = MOCK_MR_INVALID;
 	return IB_WC_SUCCESS;

@@ -22,6 +22,9 @@
  * @max_pi_fr_pages: pages per integrity MR; 0 without integrity support
  * @max_mr_size: longest MR a registration may describe
  * @max_qp_wr:	send queue depth limit
+ * @no_local_dma_lkey: no lkey covers all of memory on the device (no
+ *		IBK_LOCAL_DMA_LKEY): ib_alloc_pd() gives each PD a DMA MR
+ *		of its own, whose key differs from the device's
  */
 struct ib_mock_profile {
 	const char *name;
@@ -33,6 +36,7 @@ struct ib_mock_profile {
 	u32 max_pi_fr_pages;
 	u64 max_mr_size;
 	u32 max_qp_wr;
+	bool no_local_dma_lkey;
 };
 
 extern const struct ib_mock_profile ib_mock_ib;
@@ -108,7 +112,8 @@ struct ib_mock_wr {
  * @map_short:	map_mr_sg maps this many entries fewer than it could
  * @map_error:	map_mr_sg fails with this errno, or 0
  * @fail_post_at: refuse the Nth work request posted from now, or 0
- * @mrs:	MRs allocated and not yet freed
+ * @mrs:	fast-registration and integrity MRs allocated and not yet
+ *		freed
  * @max_send_wr: send queue depth of the last QP created, as the driver saw it
  * @qp_max_send_wr: &ib_qp_cap.max_send_wr the QPs ib_mock_create_qp()
  *		creates from now on ask for, before rw.c adds its contexts'

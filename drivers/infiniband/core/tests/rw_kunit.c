@@ -582,7 +582,9 @@ static void rw_expect_dma_init(struct kunit *test, struct ib_mock *mock,
 
 	if (!mock->dma_counted)
 		return;
-	if (api == RW_BVEC && !mock->dma_merge)
+	/* bio_vec pieces are mapped one by one unless they need a list. */
+	if (api == RW_BVEC && !mock->dma_merge &&
+	    !rw_expect_mr(mock->profile, nents, dir))
 		maps = nents;
 	KUNIT_EXPECT_EQ(test, mock->dma_maps - mark->maps, maps);
 	KUNIT_EXPECT_EQ(test, mock->dma_live - mark->live, maps);
@@ -1061,58 +1063,114 @@ static void rw_test_sizing_zero_limits(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, rdma_rw_mr_factor(iw->dev, RW_PORT, 7), 7);
 }
 
+static void rw_need_dma_counted(struct kunit *test)
+{
+	if (!IB_MOCK_DMA_COUNTED)
+		kunit_skip(test,
+			   "no DMA ops here: the mock cannot count or fail mappings");
+}
+
+/* A device profile, with or without DMA segment limits to cut at. */
+struct rw_iter_case {
+	const struct ib_mock_profile *profile;
+	bool dma_limits;
+};
+
+static const struct rw_iter_case rw_iter_cases[] = {
+	{ &ib_mock_ib }, { &ib_mock_ib, true },
+	{ &ib_mock_roce }, { &ib_mock_roce, true },
+	{ &ib_mock_iwarp }, { &ib_mock_iwarp, true },
+	{ &ib_mock_sgl_rd }, { &ib_mock_sgl_rd, true },
+	{ &ib_mock_sge1 }, { &ib_mock_sge1, true },
+	{ &ib_mock_sge2 }, { &ib_mock_sge2, true },
+	{ &ib_mock_small_mr }, { &ib_mock_small_mr, true },
+	{ &ib_mock_pi }, { &ib_mock_pi, true },
+};
+
+static void rw_iter_desc(const struct rw_iter_case *c, char *desc)
+{
+	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "%s%s", c->profile->name,
+		 c->dma_limits ? " dma-limits" : "");
+}
+
+KUNIT_ARRAY_PARAM(rw_iter, rw_iter_cases, rw_iter_desc);
+
 /*
- * bio_vec input rw.c must refuse: an errno, a context destroy leaves
- * alone, nothing taken from the pool, and then an I/O that works.  With
- * the pool's only MR held, an iWARP READ gets -EAGAIN.
+ * bio_vec input rw.c must refuse on every device, whether or not its DMA
+ * limits cut the segments: an errno, a context destroy leaves alone,
+ * nothing mapped or taken from the pool, and then an I/O that works.
+ * Where a READ takes MRs, with the pool's only MR held it gets -EAGAIN.
  */
 static void rw_test_bvec_bad_input(struct kunit *test)
 {
 	static const struct rw_shape shape = { "bvec", 3, 0, 0, 0 };
+	const struct rw_iter_case *c = test->param_value;
 	struct rw_buf *buf, *held;
+	struct rw_dma_mark mark;
 	struct ib_mock *mock;
 	struct {
 		u32 nr_bvec;
 		struct bvec_iter iter;
 		enum dma_data_direction dir;
-		int ret;
 	} bad[] = {
-		{ 0, { .bi_size = 1 }, DMA_FROM_DEVICE, -EINVAL },
-		{ 3, { .bi_size = 0 }, DMA_FROM_DEVICE, -EINVAL },
-		{ 3, { .bi_size = 3 * PAGE_SIZE + 1 }, DMA_FROM_DEVICE, -EINVAL },
-		{ 3, { .bi_size = 3 * PAGE_SIZE + 1 }, DMA_TO_DEVICE, -EINVAL },
-		{ 3, { .bi_size = 1, .bi_idx = 3 }, DMA_TO_DEVICE, -EINVAL },
+		{ 0, { .bi_size = 1 }, DMA_FROM_DEVICE },
+		{ 3, { .bi_size = 0 }, DMA_FROM_DEVICE },
+		{ 3, { .bi_size = 3 * PAGE_SIZE + 1 }, DMA_FROM_DEVICE },
+		{ 3, { .bi_size = 3 * PAGE_SIZE + 1 }, DMA_TO_DEVICE },
+		{ 3, { .bi_size = 1, .bi_idx = 3 }, DMA_TO_DEVICE },
 		{ 3, { .bi_size = 1, .bi_bvec_done = PAGE_SIZE + 1 },
-		  DMA_TO_DEVICE, -EINVAL },
-		{ 3, { .bi_size = 1 }, DMA_BIDIRECTIONAL, -EINVAL },
+		  DMA_TO_DEVICE },
+		/* At the end of the last segment: nothing is left to move. */
+		{ 3, { .bi_size = 1, .bi_idx = 2, .bi_bvec_done = PAGE_SIZE },
+		  DMA_FROM_DEVICE },
+		{ 3, { .bi_size = 1 }, DMA_BIDIRECTIONAL },
 	};
 	struct rdma_rw_ctx ctx, hold;
 	u32 i;
 
 	rw_need_bvec(test);
-	mock = ib_mock_create(test, &ib_mock_iwarp, 1, 0);
+	mock = ib_mock_create(test, c->profile, 1, 0);
+	if (c->dma_limits) {
+		rw_need_dma_counted(test);
+		dma_set_max_seg_size(mock->dev->dma_device, PAGE_SIZE);
+		dma_set_seg_boundary(mock->dev->dma_device, PAGE_SIZE / 2 - 1);
+	}
 	buf = rw_buf_alloc(test, &shape);
+	mark = rw_dma_mark(mock);
 	for (i = 0; i < ARRAY_SIZE(bad); i++) {
 		ctx.nr_ops = 42;
-		KUNIT_EXPECT_EQ(test, bad[i].ret,
-				rw_init_bvec(&ctx, mock->qp, buf->bvecs,
-					     bad[i].nr_bvec, bad[i].iter,
-					     mock->remote_addr,
-					     mock->remote_rkey, bad[i].dir));
+		KUNIT_EXPECT_EQ_MSG(test, -EINVAL,
+				    rw_init_bvec(&ctx, mock->qp, buf->bvecs,
+						 bad[i].nr_bvec, bad[i].iter,
+						 mock->remote_addr,
+						 mock->remote_rkey, bad[i].dir),
+				    "bad input %u", i);
 		KUNIT_EXPECT_EQ(test, ctx.nr_ops, 0);
 		rw_destroy_bvec(&ctx, mock->qp, buf->bvecs, 3, bad[i].dir);
 	}
+	rw_expect_dma_undone(test, mock, &mark);
+
+	/*
+	 * What follows maps a scatterlist of whole pages, which the limits
+	 * refuse, and rw_do_io() counts a mapping per page.
+	 */
+	if (c->dma_limits) {
+		dma_set_max_seg_size(mock->dev->dma_device, UINT_MAX);
+		dma_set_seg_boundary(mock->dev->dma_device, ULONG_MAX);
+	}
 
 	/* The device may not write one buffer through two mappings. */
-	held = rw_buf_alloc(test, &shape);
-	KUNIT_ASSERT_GT(test, rw_init(&hold, mock, held, 0, DMA_FROM_DEVICE,
-				      RW_SG), 0);
-	KUNIT_EXPECT_EQ(test, -EAGAIN, rw_init(&ctx, mock, buf, 0,
-					       DMA_FROM_DEVICE, RW_BVEC));
-	KUNIT_EXPECT_EQ(test, ctx.nr_ops, 0);
-	rw_destroy(&hold, mock, held, DMA_FROM_DEVICE, RW_SG);
-
-	rw_expect_pool_whole(test, mock, 1);
+	if (rw_expect_mr(c->profile, 3, DMA_FROM_DEVICE)) {
+		held = rw_buf_alloc(test, &shape);
+		KUNIT_ASSERT_GT(test, rw_init(&hold, mock, held, 0,
+					      DMA_FROM_DEVICE, RW_SG), 0);
+		KUNIT_EXPECT_EQ(test, -EAGAIN, rw_init(&ctx, mock, buf, 0,
+						       DMA_FROM_DEVICE,
+						       RW_BVEC));
+		KUNIT_EXPECT_EQ(test, ctx.nr_ops, 0);
+		rw_destroy(&hold, mock, held, DMA_FROM_DEVICE, RW_SG);
+		rw_expect_pool_whole(test, mock, 1);
+	}
 	rw_do_io(test, mock, buf, 0, DMA_FROM_DEVICE, RW_BVEC);
 }
 
@@ -1680,8 +1738,6 @@ static const struct rw_fault rw_faults[] = {
 	  RW_WR, 5, 0, 1, .fail_dma_map = 3, .err = -ENOMEM },
 	{ "bvec: DMA mapping fails, MR I/O", RW_BVEC, &ib_mock_iwarp, RW_RD, 3,
 	  0, 1, .fail_dma_map = 1, .err = -ENOMEM },
-	{ "bvec: 3rd of 3 DMA mappings fails, MR I/O", RW_BVEC, &ib_mock_iwarp,
-	  RW_RD, 3, 0, 1, .fail_dma_map = 3, .err = -ENOMEM },
 	{ "bvec: no MR pool", RW_BVEC, &ib_mock_iwarp, RW_RD, 3, 0, 0,
 	  .err = -EINVAL },
 	{ "bvec: MR pool empty", RW_BVEC, &ib_mock_iwarp, RW_RD, 3, 0, 1, 1,
@@ -1733,13 +1789,6 @@ KUNIT_ARRAY_PARAM(rw_fault, rw_faults, rw_fault_desc);
  * The mock counts DMA mappings, and can fail them, only where devices
  * can have DMA ops of their own: not on UML.
  */
-static void rw_need_dma_counted(struct kunit *test)
-{
-	if (!IB_MOCK_DMA_COUNTED)
-		kunit_skip(test,
-			   "no DMA ops here: the mock cannot count or fail mappings");
-}
-
 static int rw_fault_init(struct rdma_rw_ctx *ctx, struct ib_mock *mock,
 			 struct rw_buf *buf, struct rw_sig *sig,
 			 const struct rw_fault *f)
@@ -2024,8 +2073,8 @@ static void rw_alloc_survived(struct kunit *test, struct ib_mock *mock,
  * second, and so on until an init makes fewer than that.  An init whose
  * allocation failed returns -ENOMEM with nothing mapped, posted or taken
  * from the pool, or survives the failure with a context that works; the
- * I/O after it works either way.  A bio_vec I/O maps each of its 40
- * pieces (the mock allocates per mapping), and the MR cases on x86_64
+ * I/O after it works either way.  A bio_vec I/O of SGEs maps each of its
+ * 40 pieces (the mock allocates per mapping), and the MR cases on x86_64
  * reach 44 to 61 allocations more whose failure the init survives, a
  * count that varies from boot to boot: the bound leaves room for both.
  */
@@ -2935,7 +2984,7 @@ static struct kunit_case rw_test_cases[] = {
 	KUNIT_CASE(rw_test_sizing),
 	KUNIT_CASE(rw_test_sizing_overflow),
 	KUNIT_CASE(rw_test_sizing_zero_limits),
-	KUNIT_CASE(rw_test_bvec_bad_input),
+	KUNIT_CASE_PARAM(rw_test_bvec_bad_input, rw_iter_gen_params),
 	KUNIT_CASE(rw_test_bvec_multipage),
 	KUNIT_CASE_PARAM(rw_test_mr_by_pages, rw_long_gen_params),
 	KUNIT_CASE(rw_test_pool_too_small),

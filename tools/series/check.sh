@@ -568,9 +568,9 @@ stage_bisect() {
 }
 
 # Warnings of the compilers, sparse, kernel-doc, Sphinx, shellcheck and
-# flake8.
+# flake8; rw.c no larger than mainline's.
 stage_lint() {
-	local docs f
+	local docs f rw_lines rw_limit
 
 	check "build: in-tree users with W=1, no warning from our files" \
 		check_users_w1
@@ -590,6 +590,10 @@ stage_lint() {
 	check "shellcheck: $(shell_scripts | wc -l) scripts" check_shellcheck
 	check "flake8: $(git -C "$repo" ls-files '*.py' | wc -l) Python scripts" \
 		check_flake8
+	rw_lines=$(wc -l <"$repo/drivers/infiniband/core/rw.c")
+	rw_limit=$(python3 "$here/summary.py" --rw-limit)
+	check "rw.c size: $rw_lines lines, at most $rw_limit" \
+		test "$rw_lines" -le "$rw_limit"
 }
 
 # The series as mail: checkpatch, git am, b4, the addresses; and the

@@ -10,6 +10,9 @@
   summary.py --tested <summary>
       print what a cover letter says it was tested with, from a summary:
       format.sh puts it where the letter has a line "@TESTED@".
+  summary.py --rw-limit
+      print the most lines rw.c may have, mainline's: check.sh's lint
+      stage holds rw.c to it.
 
 Every figure of README and the cover letters that a tool can print comes
 from here, so that none is written by hand.
@@ -125,6 +128,8 @@ def tested(path):
 def main():
     if sys.argv[1] == "--tested":
         tested(sys.argv[2])
+    elif sys.argv[1] == "--rw-limit":
+        print(MAINLINE_RW_LINES)
     else:
         write_summary(*sys.argv[1:4], int(sys.argv[4]), int(sys.argv[5]))
 

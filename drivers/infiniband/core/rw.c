@@ -284,10 +284,10 @@ static int rdma_rw_chain_mr_wrs(struct rdma_rw_ctx *ctx, struct ib_qp *qp,
  * merging pages, take more, and the room doubles as they do.  The work
  * requests are linked once the array has stopped moving.
  */
-static int rdma_rw_init_mr_wrs(struct rdma_rw_ctx *ctx, struct ib_qp *qp,
-			       u32 port_num, struct scatterlist *sg, u32 nents,
-			       u32 offset, u64 remote_addr, u32 rkey,
-			       enum dma_data_direction dir)
+static int rdma_rw_build_mr_wrs(struct rdma_rw_ctx *ctx, struct ib_qp *qp,
+				u32 port_num, struct scatterlist *sg, u32 nents,
+				u32 offset, u64 remote_addr, u32 rkey,
+				enum dma_data_direction dir)
 {
 	u32 max_ops = rdma_rw_div_up(nents,
 				     rdma_rw_fr_page_list_len(qp->device,
@@ -531,8 +531,8 @@ rdma_rw_init_sg_wrs(struct rdma_rw_ctx *ctx, struct ib_qp *qp, u32 port_num,
 	int ret;
 
 	if (rdma_rw_io_needs_mr(qp->device, port_num, dir, nents)) {
-		ret = rdma_rw_init_mr_wrs(ctx, qp, port_num, sg, nents, offset,
-					  remote_addr, rkey, dir);
+		ret = rdma_rw_build_mr_wrs(ctx, qp, port_num, sg, nents, offset,
+					   remote_addr, rkey, dir);
 		if (ret >= 0 || rdma_rw_mr_required(qp->device, port_num, dir))
 			return ret;
 	}

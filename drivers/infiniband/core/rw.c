@@ -402,30 +402,29 @@ static __always_inline void
 rdma_rw_bvec_next(const struct bio_vec *bvecs, struct bvec_iter *iter,
 		  const struct rdma_rw_dma_limits *lim, struct bio_vec *piece)
 {
-	const struct bio_vec *bv = &bvecs[iter->bi_idx];
-	u32 off, len;
+	struct bio_vec seg;
+	u32 len;
 
 	/* An empty segment, or the end of one, holds no piece. */
-	while (iter->bi_bvec_done == bv->bv_len) {
+	while (iter->bi_bvec_done == bvecs[iter->bi_idx].bv_len) {
 		iter->bi_idx++;
 		iter->bi_bvec_done = 0;
-		bv++;
 	}
-	off = bv->bv_offset + iter->bi_bvec_done;
-	len = rdma_rw_piece_len(bv, off, min(iter->bi_size, bv->bv_len -
-					     iter->bi_bvec_done), lim);
-	bvec_set_page(piece, nth_page(bv->bv_page, off / PAGE_SIZE), len,
-		      offset_in_page(off));
+	seg = mp_bvec_iter_bvec(bvecs, *iter);
+	len = rdma_rw_piece_len(&seg, seg.bv_offset, seg.bv_len, lim);
+	bvec_set_page(piece, nth_page(seg.bv_page, seg.bv_offset / PAGE_SIZE),
+		      len, offset_in_page(seg.bv_offset));
 	bvec_iter_advance_single(bvecs, iter, len);
 }
 
 /*
- * Where SGEs come from: the DMA-mapped entries of a scatterlist from
- * @offset bytes in, or with @bvecs set the pieces of @iter, each mapped as
- * it is taken.
+ * Where SGEs come from: the @nents DMA-mapped entries of a scatterlist
+ * from @offset bytes in, or with @bvecs set the pieces of @iter, each
+ * mapped as it is taken.
  */
 struct rdma_rw_src {
 	struct scatterlist *sg;
+	u32 nents;
 	u32 offset;
 	const struct bio_vec *bvecs;
 	struct bvec_iter iter;
@@ -444,7 +443,9 @@ rdma_rw_next_sge(struct ib_qp *qp, struct rdma_rw_src *src,
 		sge->addr = sg_dma_address(src->sg) + src->offset;
 		sge->length = sg_dma_len(src->sg) - src->offset;
 		src->offset = 0;
-		src->sg = sg_next(src->sg);
+		/* sg_next() is a call: none past the I/O's last entry. */
+		if (--src->nents)
+			src->sg = sg_next(src->sg);
 		return true;
 	}
 	rdma_rw_bvec_next(src->bvecs, &src->iter, &src->lim, &piece);
@@ -527,7 +528,7 @@ rdma_rw_init_sg_wrs(struct rdma_rw_ctx *ctx, struct ib_qp *qp, u32 port_num,
 		    struct scatterlist *sg, u32 nents, u32 offset, bool single,
 		    u64 remote_addr, u32 rkey, enum dma_data_direction dir)
 {
-	struct rdma_rw_src src = { .sg = sg, .offset = offset };
+	struct rdma_rw_src src = { .sg = sg, .nents = nents, .offset = offset };
 	int ret;
 
 	if (rdma_rw_io_needs_mr(qp->device, port_num, dir, nents)) {
@@ -893,7 +894,7 @@ struct ib_send_wr *rdma_rw_ctx_wrs(struct rdma_rw_ctx *ctx,
 		first = rdma_rw_reg_first_wr(&ctx->reg[0]);
 		last = &ctx->reg[ctx->nr_ops - 1].wr.wr;
 	} else {
-		first = &rdma_rw_sge_wrs(ctx)[0].wr;
+		first = &rdma_rw_sge_wrs(ctx)->wr;
 		last = &rdma_rw_sge_wrs(ctx)[ctx->nr_ops - 1].wr;
 	}
 

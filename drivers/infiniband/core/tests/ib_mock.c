@@ -919,7 +919,6 @@ static struct mock_mr *mock_new_mr(struct mock_dev *mdev, u32 max_pages)
 	mr->max_pages = max_pages;
 	mr->ibmr.lkey = index << 8;
 	mr->ibmr.rkey = index << 8;
-	mdev->mock->mrs++;
 	return mr;
 
 err_free:
@@ -943,7 +942,6 @@ static struct ib_mr *mock_get_dma_mr(struct ib_pd *pd, int access)
 	mr = mock_new_mr(mdev, 1);
 	if (IS_ERR(mr))
 		return ERR_CAST(mr);
-	mdev->mock->mrs--;
 	mr->dma = true;
 	mr->state = MOCK_MR_VALID;
 	mr->access = access;
@@ -961,7 +959,10 @@ static struct ib_mr *mock_alloc_mr(struct ib_pd *pd, enum ib_mr_type type,
 	    max_num_sg > mdev->mock->profile->max_fr_pages)
 		return ERR_PTR(-EINVAL);
 	mr = mock_new_mr(mdev, max_num_sg);
-	return IS_ERR(mr) ? ERR_CAST(mr) : &mr->ibmr;
+	if (IS_ERR(mr))
+		return ERR_CAST(mr);
+	mdev->mock->mrs++;
+	return &mr->ibmr;
 }
 
 static struct ib_mr *mock_alloc_mr_integrity(struct ib_pd *pd,
@@ -978,6 +979,7 @@ static struct ib_mr *mock_alloc_mr_integrity(struct ib_pd *pd,
 	mr = mock_new_mr(mdev, max_num_data_sg + max_num_meta_sg);
 	if (IS_ERR(mr))
 		return ERR_CAST(mr);
+	mdev->mock->mrs++;
 	mr->integrity = true;
 	mr->max_data = max_num_data_sg;
 	mr->max_meta = max_num_meta_sg;

@@ -1236,6 +1236,28 @@ static const struct irdma_mem_reg_req user_cq_page_reg = {
 	.reg_type = IRDMA_MEMREG_TYPE_CQ, .cq_pages = 1,
 };
 
+/*
+ * The ucontext, then a CQ on rings of its own: its ring at USER_RING_PAGE
+ * (@ring) and its shadow area at the page after it (@shadow), each
+ * registered before the CQ is created over them.
+ */
+static struct user_cq_ctx *user_cq_on_rings(struct user_env *env,
+					    struct user_mr_ctx **ring,
+					    struct user_mr_ctx **shadow,
+					    struct irdma_create_cq_resp *resp)
+{
+	struct kunit *test = env->test;
+
+	user_open(env);
+	/* E810 resizes CQs: the shadow area is a registration of its own */
+	KUNIT_ASSERT_TRUE(test, env->feature_flags & IRDMA_FEATURE_CQ_RESIZE);
+	*ring = user_reg_ctx(env, &user_cq_page_reg,
+			     user_page(env, USER_RING_PAGE), PAGE_SIZE);
+	*shadow = user_reg_ctx(env, &user_cq_page_reg,
+			       user_page(env, USER_RING_PAGE + 1), PAGE_SIZE);
+	return user_cq_ctx(env, USER_RING_PAGE, resp);
+}
+
 static void cq_rings_held_until_destroy(struct kunit *test)
 {
 	struct user_env *env = user_env_create(test, IRDMA_MOCK_E810_IWARP);
@@ -1245,15 +1267,8 @@ static void cq_rings_held_until_destroy(struct kunit *test)
 	struct irdma_hw_cq hw;
 	s64 pinned;
 
-	user_open(env);
-	/* E810 resizes CQs: the shadow area is a registration of its own */
-	KUNIT_ASSERT_TRUE(test, env->feature_flags & IRDMA_FEATURE_CQ_RESIZE);
 	pinned = user_pinned();
-	ring = user_reg_ctx(env, &user_cq_page_reg,
-			    user_page(env, USER_RING_PAGE), PAGE_SIZE);
-	shadow = user_reg_ctx(env, &user_cq_page_reg,
-			      user_page(env, USER_RING_PAGE + 1), PAGE_SIZE);
-	c = user_cq_ctx(env, USER_RING_PAGE, &resp);
+	c = user_cq_on_rings(env, &ring, &shadow, &resp);
 	KUNIT_ASSERT_TRUE(test, irdma_hw_model_cq(env->mock->hw, resp.cq_id,
 						  &hw));
 
@@ -1336,19 +1351,13 @@ static void qp_rings_held_until_destroy(struct kunit *test)
 static void cq_resize_moves_ring_hold(struct kunit *test)
 {
 	struct user_env *env = user_env_create(test, IRDMA_MOCK_E810_IWARP);
-	struct user_mr_ctx *ring, *next;
+	struct user_mr_ctx *ring, *shadow, *next;
 	struct irdma_create_cq_resp resp;
 	struct user_cq_ctx *c;
 	struct irdma_hw_cq hw;
 	s64 pinned;
 
-	user_open(env);
-	KUNIT_ASSERT_TRUE(test, env->feature_flags & IRDMA_FEATURE_CQ_RESIZE);
-	user_reg(env, &user_cq_page_reg, user_page(env, USER_RING_PAGE + 1),
-		 PAGE_SIZE);
-	ring = user_reg_ctx(env, &user_cq_page_reg,
-			    user_page(env, USER_RING_PAGE), PAGE_SIZE);
-	c = user_cq_ctx(env, USER_RING_PAGE, &resp);
+	c = user_cq_on_rings(env, &ring, &shadow, &resp);
 	next = user_reg_ctx(env, &user_cq_page_reg,
 			    user_page(env, USER_RESIZE_PAGE), PAGE_SIZE);
 	KUNIT_ASSERT_EQ(test, user_try_resize(env, c->cq, USER_RESIZE_PAGE,

@@ -11,7 +11,8 @@
  * of uk.c and ctrl.c writing RDMA WRITE, RDMA READ, LOCAL_INVALIDATE and
  * FAST_REGISTER WQEs into a QP's ring in memory, decoded with the
  * hardware's field masks.  The cases
- * that go through the verbs themselves are in verbs_fastreg_kunit.c,
+ * that go through the verbs themselves are in
+ * irdma_verbs_fastreg_kunit.c,
  * but for get_dma_mr, whose REG_MR the model decodes here.
  */
 #include <kunit/test.h>

@@ -44,7 +44,7 @@ struct rdma_rw_reg_ctx {
  * @reg:	the @nr_ops registrations of an I/O through MRs, each with its
  *		own work requests
  * @wr:		the work request of an I/O of one SGE
- * @sgt:	rdma_rw_ctx_init_bvec() only, beside @sges or @reg: the
+ * @sgt:	rdma_rw_ctx_init_bvec() only, beside @wrs or @reg: the
  *		scatterlist built from the bio_vecs and DMA-mapped as one
  *
  * A ULP embeds one context per I/O in flight, so it stays at 80 bytes on

@@ -71,11 +71,9 @@ static bool rdma_rw_valid_dir(enum dma_data_direction dir)
 	return dir == DMA_TO_DEVICE || dir == DMA_FROM_DEVICE;
 }
 
-/* Ceiling division that cannot wrap near U32_MAX, unlike DIV_ROUND_UP(). */
+/* Ceiling division that cannot wrap, unlike DIV_ROUND_UP(), near U32_MAX. */
 static u32 rdma_rw_div_up(u32 n, u32 d)
 {
-	if (n <= d)
-		return n != 0;
 	return n / d + !!(n % d);
 }
 

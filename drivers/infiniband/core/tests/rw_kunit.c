@@ -2523,10 +2523,10 @@ static void rw_free_order3(void *page)
  * A large folio's bio_vec is cut where the device's DMA limits say: at
  * its maximum segment (3 pages here), at its segment boundary (every 4
  * pages) and at the longest mapping a bounce buffer makes (2.5 pages);
- * then at the maximum segment alone, where rw.c counts the pieces without
- * walking them.  The mock refuses a mapping beyond any limit, failing the
- * test, as swiotlb and dma-debug would; the data must still arrive whole,
- * through SGEs and through MRs.
+ * then at the maximum segment alone, with no boundary to cut at.  The
+ * mock refuses a mapping beyond any limit, failing the test, as swiotlb
+ * and dma-debug would; the data must still arrive whole, through SGEs and
+ * through MRs.
  */
 static void rw_test_bvec_dma_limits(struct kunit *test)
 {

@@ -1477,6 +1477,28 @@ static void rw_test_post_empty(struct kunit *test)
 }
 
 /*
+ * rdma_rw_ctx_wrs() of such a context adds nothing either: it warns (once
+ * per boot) and gives back the ULP's own chain as it was.  It has no way
+ * to refuse: nvmet-rdma, ib_srpt, svcrdma and ksmbd pass what it returns
+ * to ib_post_send() unchecked, where NULL or an error pointer would oops.
+ */
+static void rw_test_wrs_empty(struct kunit *test)
+{
+	struct ib_mock *mock = ib_mock_create(test, &ib_mock_ib, 1, 0);
+	struct ib_send_wr rsp = { .opcode = IB_WR_SEND };
+	struct rdma_rw_ctx ctx = { .nr_ops = 0 };
+	unsigned int posted = mock->nr_posted;
+
+	rw_series_promise(test, "the ULP's chain alone from an empty context");
+	KUNIT_EXPECT_PTR_EQ(test, &rsp, rdma_rw_ctx_wrs(&ctx, mock->qp, RW_PORT,
+							NULL, &rsp));
+	warn_watch_expect_once(test, "rdma_rw_ctx_wrs() of an empty context");
+	KUNIT_EXPECT_NULL(test, rsp.next);
+	KUNIT_EXPECT_EQ(test, rsp.send_flags, 0);
+	KUNIT_EXPECT_EQ(test, mock->nr_posted, posted);
+}
+
+/*
  * A QP created with fewer SGEs than the device takes: its own limit
  * governs every work request (the mock refuses more at post time), for
  * WRITE and READ, through both APIs.
@@ -2990,6 +3012,7 @@ static struct kunit_case rw_test_cases[] = {
 	KUNIT_CASE(rw_test_pool_too_small),
 	KUNIT_CASE(rw_test_optional_mr_fails),
 	KUNIT_CASE(rw_test_post_empty),
+	KUNIT_CASE(rw_test_wrs_empty),
 	KUNIT_CASE(rw_test_qp_sge_limit),
 	KUNIT_CASE(rw_test_send_queue_depth),
 	KUNIT_CASE_PARAM(rw_test_init_fault, rw_fault_gen_params),

@@ -1,23 +1,224 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-only
 #
-# iSER with T10 protection information: a block whose PI does not match
-# its data is refused, never returned.  The setup of iser_pi_rdma_rw.sh
-# (over rxe by default); instead of fio, lib.sh's stale-pi corruption on
-# four blocks: each rewritten on the backstore's disk with write_generate
-# off, so that the disk keeps the old PI, and read by the initiator,
-# which must get an error and not the new data.  The blocks next to them
-# must read back intact.
+# iSER with T10 protection information: a block whose data and PI do not
+# match at rest on the target is caught by the transport as it moves, and
+# by nothing else.  The setup of iser_pi_rdma_rw.sh (over rxe by default)
+# on a LIO file backstore that keeps PI without checking it (ISER_PI_FILE,
+# see backstore_add in lib.sh), with the initiator's read_verify off: no
+# disk and no block layer checks the blocks read, only isert's signature
+# offload (the R/W API's, in rxe) on the target and iser's integrity MR on
+# the initiator.  Instead of fio, on four blocks each, which the initiator
+# has written, the test changes the backstore's files under LIO and reads
+# the block back; what must happen is what T10's SBC says of the change:
 #
-# A write with PI that does not match cannot be injected from the
-# initiator as the NVMe test does: SG_IO carries no protection buffer,
-# and the block layer generates the PI of every other write.
+#   guard   new data under the old PI: the read fails, and isert or iser
+#           reports a guard error at the block's LBA
+#   ref     Type 1: the reference tag of the next LBA: the read fails, a
+#           reference tag error at the block's LBA.  Type 3 has no
+#           reference tag to check: the read returns the block
+#   app     another application tag: no SCSI read asks for it to be
+#           checked, the read returns the block
+#   escape  new data under an application tag of 0xFFFF and a reference
+#           tag of 0xFFFFFFFF: such a block is not checked (in Type 1 and
+#           Type 3 alike), the read returns the new data
+#
+# Each block must first be on the backstore with the PI that the
+# initiator's block layer generated (block/t10-pi.c): the CRC of its data
+# (computed here from the CRC's definition), application tag 0, and in
+# Type 1 its LBA as reference tag; the block after it must read back
+# intact.  Prints "corrupt: <N> planted; <kinds>: <N> caught by the
+# transport (<reports>), <N> by LIO; <kinds>: read as T10 says".
+#
+# RDMA_TEST_HANDOVER=0 is the control: rxe without signature handover, so
+# iSER without PI.  The same changes must then bring no report from the
+# transport; LIO checks the PI itself for a fabric without it
+# (target_read_prot_action), so the reads that fail must fail there.
 
+# A read that T10 has fail with err_type $2 of struct ib_sig_err
+# (IB_SIG_BAD_GUARD 0, IB_SIG_BAD_REFTAG 1), or return the old or new
+# data, for each kind of change.
+expect() {
+	case $1 in
+	guard) echo "fail 0" ;;
+	ref) if [ "$PI_TYPE" = 1 ]; then echo "fail 1"; else echo "read old"; fi ;;
+	app) echo "read old" ;;
+	escape) echo "read new" ;;
+	esac
+}
+
+# CRC-16/T10-DIF (polynomial 0x8bb7, initial value 0, no reflection) of
+# the file $1.
+crc_t10dif() {
+	local crc=0 b i
+
+	for b in $(od -An -tu1 -v "$1"); do
+		crc=$((crc ^ (b << 8)))
+		for ((i = 0; i < 8; i++)); do
+			crc=$(((crc << 1) & 0xffff ^ (crc & 0x8000 ? 0x8bb7 : 0)))
+		done
+	done
+	echo "$crc"
+}
+
+# Field $3 bytes wide at byte $2 of file $1, big endian.
+get_be() {
+	local v=0 b
+
+	for b in $(od -An -tu1 -v -j "$2" -N "$3" "$1"); do
+		v=$((v * 256 + b))
+	done
+	echo "$v"
+}
+
+# Set that field to $4.
+put_be() {
+	local s='' i
+
+	for ((i = $3 - 1; i >= 0; i--)); do
+		s+=$(printf '\\x%02x' $((($4 >> (8 * i)) & 255)))
+	done
+	# shellcheck disable=SC2059 # the format is the bytes
+	printf "$s" | dd of="$1" bs=1 seek="$2" conv=notrunc status=none
+}
+
+# Is the PI of block $1 on the backstore what the initiator generated
+# for $TMP/old?  Prints what is not.
+pi_written() {
+	local pi=$BACKSTORE_FILE.protection off=$(($1 * 8)) ref=0
+
+	[ "$PI_TYPE" = 1 ] && ref=$(($1 & 0xffffffff))
+	[ "$(get_be "$pi" "$off" 2)" = "$OLD_CRC" ] &&
+		[ "$(get_be "$pi" $((off + 2)) 2)" = 0 ] &&
+		[ "$(get_be "$pi" $((off + 4)) 4)" = "$ref" ] && return 0
+	echo "block $1: PI on the backstore $(od -An -tx1 -j "$off" -N 8 "$pi")"
+}
+
+# Block $1 of the backstore's data file from file $2, behind LIO.
+file_write() {
+	dd if="$2" of="$BACKSTORE_FILE" bs=512 seek="$1" count=1 conv=notrunc \
+		status=none
+}
+
+# Change block $2 on the backstore as kind $1 says.
+plant() {
+	local pi=$BACKSTORE_FILE.protection off=$(($2 * 8))
+
+	case $1 in
+	guard) file_write "$2" "$TMP/new" ;;
+	ref) put_be "$pi" $((off + 4)) 4 $((($2 + 1) & 0xffffffff)) ;;
+	app) put_be "$pi" $((off + 2)) 2 0x1234 ;;
+	escape)
+		put_be "$pi" $((off + 2)) 6 0xffffffffffff &&
+			file_write "$2" "$TMP/new"
+		;;
+	esac
+}
+
+# The transport's reports of PI errors in the kernel log on stdin, one a
+# line: "<isert|iser> <err_type> <LBA>".  Both print the LBA in hex.
+pi_reports() {
+	local who type lba
+	local found='(isert|iser): [a-z_]+: PI error found type ([0-9]+)'
+
+	sed -nE "s/.*$found at sector (0x)?([0-9a-f]+) .*/\\1 \\2 \\4/p" |
+		while read -r who type lba; do
+			echo "$who $type $((16#$lba))"
+		done
+}
+
+# What differs from what must happen to kind $1 on block $2, whose read
+# $3 (read or fail), reported by the transport as $4 and by LIO on $5
+# lines.
+judge() {
+	local want what
+
+	read -r want what <<<"$(expect "$1")"
+	if [ "$3" != "$want" ]; then
+		[ "$3" = read ] && echo "the read returned data"
+		[ "$3" = fail ] && echo "the read failed"
+	elif [ "$3" = read ] && ! cmp -s "$TMP/got" "$TMP/$what"; then
+		echo "the read did not return the $what data"
+	elif [ "$HANDOVER_ON" = 0 ]; then
+		[ -z "$4" ] || echo "the transport reported '$4'"
+		[ "$3" = read ] || [ "$5" != 0 ] || echo "LIO did not catch it"
+	elif [ "$5" != 0 ]; then
+		echo "LIO caught it"
+	elif [ "$3" = read ]; then
+		[ -z "$4" ] || echo "the transport reported '$4'"
+	elif [ -z "$4" ] || grep -qv " $what $2\$" <<<"$4"; then
+		echo "the transport reported '${4:-nothing}'"
+	fi
+}
+
+# Kind $1 on block $2: planted, then read through the initiator.  Prints
+# what differs from what must happen; a failed read that is as it must
+# be adds a line to $TMP/caught: the transport's reports, from isert and
+# from iser, and 1 when LIO caught it.
+corrupt_block() {
+	local kind=$1 lba=$2 reports lio marker got=read why
+
+	if ! blk_write "$lba" "$TMP/old" "$DATA" ||
+	   ! blk_write $((lba + 1)) "$TMP/old" "$DATA"; then
+		echo "block $lba: cannot write"
+		return
+	fi
+	why=$(pi_written "$lba")
+	[ -z "$why" ] || { echo "$why"; return; }
+	plant "$kind" "$lba" || { echo "block $lba: cannot plant $kind"; return; }
+	marker="rdma selftest: $ULP_NAME reads block $lba, $kind planted"
+	echo "$marker" >/dev/kmsg
+	blk_read "$lba" "$TMP/got" "$DATA" 2>/dev/null || got=fail
+	dmesg | sed -n "\|$marker|,\$p" >"$TMP/log"
+	reports=$(pi_reports <"$TMP/log")
+	lio=$(grep -cE 'DIFv1 .* failed on sector' "$TMP/log")
+	why=$(judge "$kind" "$lba" "$got" "$reports" "$lio")
+	if [ -n "$why" ]; then
+		echo "block $lba, $kind: $why"
+	elif ! reads_as $((lba + 1)) "$TMP/old"; then
+		echo "block $((lba + 1)) next to $lba was lost"
+	elif [ "$got" = fail ]; then
+		echo "$(grep -c '^isert ' <<<"$reports")" \
+			"$(grep -c '^iser ' <<<"$reports") $((lio > 0))" \
+			>>"$TMP/caught"
+	fi
+}
+
+# The data result: each kind on four blocks.
 iser_pi_corrupt() {
-	corrupt_check stale_pi
+	local kind i out misses='' caught='' passed='' n=0 lba=4096 t l
+
+	head -c 512 /dev/zero | tr '\0' '\132' >"$TMP/old"
+	head -c 512 /dev/zero | tr '\0' '\245' >"$TMP/new"
+	OLD_CRC=$(crc_t10dif "$TMP/old")
+	HANDOVER_ON=1
+	[ "${RDMA_TEST_HANDOVER:-1}" = 0 ] && HANDOVER_ON=0
+	: >"$TMP/caught"
+	echo 0 >"/sys/block/${DATA#/dev/}/integrity/read_verify" || return 1
+	for kind in guard ref app escape; do
+		for ((i = 0; i < 4; i++)); do
+			out=$(corrupt_block "$kind" "$lba")
+			[ -n "$out" ] && misses+="; $out"
+			n=$((n + 1))
+			lba=$((lba + 16))
+		done
+		case $(expect "$kind") in
+		fail*) caught+="${caught:+, }$kind 4" ;;
+		*) passed+="${passed:+, }$kind 4" ;;
+		esac
+	done
+	# Blocks caught by the transport and by LIO, reports of each side.
+	t=$(awk '$1 + $2 > 0 { t++ } $3 { l++ } { s += $1; i += $2 }
+		END { printf "%d %d (isert reported %d, iser %d)", t, l, s, i }' \
+		"$TMP/caught")
+	read -r t l out <<<"$t"
+	echo -n "corrupt: $n planted; $caught: $t caught by the transport $out,"
+	echo " $l by LIO; $passed: read as T10 says$misses"
+	[ -z "$misses" ]
 }
 
 ISER_PI=1
+ISER_PI_FILE=1
 ULP_NAME=isert-pi-corrupt
 ULP_DATA=iser_pi_corrupt
 source "$(dirname "$(readlink -f "$0")")/iser_rdma_rw.sh"

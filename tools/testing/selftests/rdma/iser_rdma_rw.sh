@@ -29,7 +29,9 @@
 # type with an IP checksum guard in memory.
 # isert then moves data and PI with the R/W API's signature offload, and
 # iser through its own integrity MRs, converting the guard to the CRC
-# that the wire carries: over rxe by default.
+# that the wire carries: over rxe by default.  ISER_PI_FILE=1 puts the
+# LUN on a LIO file backstore that keeps PI without checking it instead
+# (see backstore_add in lib.sh).
 
 ISER_PI=${ISER_PI:-0}
 ULP_COMMANDS="iscsid iscsiadm"
@@ -38,6 +40,7 @@ ULP_NEEDS_BDEV=1
 if [ "$ISER_PI" = 1 ]; then
 	: "${ULP_NAME:=isert-pi}"
 	ULP_NEEDS_BDEV=pi
+	[ "${ISER_PI_FILE:-0}" = 1 ] && ULP_NEEDS_BDEV="pi-file"
 	# PI is generated and verified per sector-aligned bio_vec.
 	ULP_MEM_ALIGN=512
 fi
@@ -95,9 +98,10 @@ ulp_check() {
 }
 
 # PI on the backstore and in the session, and the initiator's disk with
-# the backstore's T10-DIF type.
+# the backstore's T10-DIF type; none in a control run, where rxe has no
+# signature handover and iser goes on without PI.
 iser_pi_check() {
-	local prot format
+	local prot format want="T10-DIF-TYPE$PI_TYPE-*"
 
 	prot=$(cat "$BACKSTORE/attrib/pi_prot_type")
 	format=$(cat "/sys/block/${DATA#/dev/}/integrity/format")
@@ -105,8 +109,10 @@ iser_pi_check() {
 		echo "the backstore has pi_prot_type $prot"
 		return 1
 	fi
+	[ "${RDMA_TEST_HANDOVER:-1}" = 0 ] && want=none
+	# shellcheck disable=SC2254 # $want is a pattern
 	case $format in
-	"T10-DIF-TYPE$PI_TYPE-"*) ;;
+	$want) ;;
 	*)
 		echo "the initiator's disk has integrity profile $format"
 		return 1

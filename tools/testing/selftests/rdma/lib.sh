@@ -21,7 +21,11 @@
 #   ULP_COMMANDS      userspace commands it needs beyond the common ones
 #   ULP_MODULES       modules to load (ignored when built in)
 #   ULP_NEEDS_BDEV    1 when the target exports $BDEV; pi when $BDEV
-#                     must also carry T10 protection information
+#                     must also carry T10 protection information;
+#                     pi-file for a SCSI target whose LIO backstore is a
+#                     file in $TMP with protection information of
+#                     $RDMA_TEST_PI_TYPE that nothing on the target checks
+#                     (backstore_add)
 #   ULP_LOG_ERRORS    extended regex of the ULP's own I/O error messages
 #   ULP_MEM_ALIGN     fio's iomem_align (default 1028: buffers start at
 #                     an offset into a page)
@@ -58,7 +62,9 @@
 # dif=<type> dix=1 guard=0, or built in with those on the kernel command
 # line and add_host=0).  The test takes no scsi_debug that was loaded or
 # had a host before it: all hosts of scsi_debug share one store, and it
-# removes only the host added last.  $RDMA_TEST_SIZE is how
+# removes only the host added last.  With RDMA_TEST_HANDOVER=0, a test
+# with protection information runs over rxe without signature handover,
+# which must be off (a control run).  $RDMA_TEST_SIZE is how
 # much each fio job writes (default 32M; the device must hold twice that),
 # $RDMA_TEST_TIMEOUT how long fio may take (default 300 seconds) before
 # it is killed and the kernel logs its blocked tasks.
@@ -88,9 +94,12 @@ BASE_ALL=
 SDEBUG=/sys/bus/pseudo/drivers/scsi_debug
 # The scsi_debug host the test added, hostN.
 SDEBUG_HOST=
-# LIO's block backstore of $BDEV, for the SCSI targets.
+# LIO's backstore, for the SCSI targets: $BDEV, or a file.
 LIO=/sys/kernel/config/target
 BACKSTORE=$LIO/core/iblock_0/rdmatest
+[ "${ULP_NEEDS_BDEV:-}" = pi-file ] && BACKSTORE=$LIO/core/fileio_0/rdmatest
+# The file backstore's data; LIO keeps its PI in $BACKSTORE_FILE.protection.
+BACKSTORE_FILE=
 # What the test made, set as it makes each, so that the cleanup undoes
 # that and nothing else.
 MADE_NULLB=0
@@ -306,8 +315,13 @@ scsi_disk_of() {
 	echo "${disks[0]}"
 }
 
-# LIO's block backstore $BACKSTORE of $BDEV, in an HBA of the test's
-# unless iblock_0 is there.
+# LIO's backstore $BACKSTORE, in an HBA of the test's unless there is
+# one: of $BDEV, or with ULP_NEEDS_BDEV=pi-file, of a file of twice $SIZE
+# in $TMP, with T10-PI of $PI_TYPE that LIO emulates in a second file,
+# formatted (every tuple all ones: a block never written escapes every
+# check) and not verified (pi_prot_verify 0): what is in the files goes
+# to the fabric unchecked, so that only the transport can catch a block
+# whose PI does not match.
 backstore_add() {
 	if [ ! -d "${BACKSTORE%/*}" ]; then
 		mkdir "${BACKSTORE%/*}" || return 1
@@ -315,8 +329,18 @@ backstore_add() {
 	fi
 	mkdir "$BACKSTORE" || return 1
 	MADE_BACKSTORE=1
-	echo "udev_path=$BDEV" >"$BACKSTORE/control" &&
-		echo 1 >"$BACKSTORE/enable"
+	if [ "$ULP_NEEDS_BDEV" != pi-file ]; then
+		echo "udev_path=$BDEV" >"$BACKSTORE/control" &&
+			echo 1 >"$BACKSTORE/enable"
+		return
+	fi
+	BACKSTORE_FILE=$TMP/backstore
+	echo "fd_dev_name=$BACKSTORE_FILE,fd_dev_size=$(($(numfmt --from=iec \
+		"$SIZE") * 2))" >"$BACKSTORE/control" &&
+		echo 1 >"$BACKSTORE/enable" &&
+		echo "$PI_TYPE" >"$BACKSTORE/attrib/pi_prot_type" &&
+		echo 1 >"$BACKSTORE/attrib/pi_prot_format" &&
+		echo 0 >"$BACKSTORE/attrib/pi_prot_verify"
 }
 
 backstore_remove() {
@@ -538,10 +562,18 @@ link_delete() {
 }
 
 # Before an rxe device of a test with PI is added: rxe's signature
-# handover on.
+# handover on, or checked off for a control run.
 rxe_handover() {
-	[ "$1" = rxe ] && [ "$ULP_NEEDS_BDEV" = pi ] && [ -w "$HANDOVER" ] ||
-		return 0
+	[ "$1" = rxe ] && [ -w "$HANDOVER" ] || return 0
+	case $ULP_NEEDS_BDEV in
+	pi | pi-file) ;;
+	*) return 0 ;;
+	esac
+	if [ "${RDMA_TEST_HANDOVER:-1}" = 0 ]; then
+		[ "$(cat "$HANDOVER")" = N ] && return 0
+		ktap_print_msg "rxe's integrity_handover is on: no control run"
+		return 1
+	fi
 	[ "$(cat "$HANDOVER")" = Y ] && return 0
 	echo 1 >"$HANDOVER" && SET_HANDOVER=1
 }
@@ -692,7 +724,7 @@ rdma_main() {
 	fi
 	TMP=$(mktemp -d)
 	trap cleanup EXIT
-	if [ "$ULP_NEEDS_BDEV" = 0 ]; then
+	if [ "$ULP_NEEDS_BDEV" = 0 ] || [ "$ULP_NEEDS_BDEV" = pi-file ]; then
 		:
 	elif [ -n "${RDMA_TEST_BDEV:-}" ]; then
 		BDEV=$RDMA_TEST_BDEV

@@ -33,8 +33,17 @@
 #   isert-pi          iser_pi_rdma_rw.sh       the same with T10-PI, over
 #                                              rxe only, ib_iser booted
 #                                              with pi_enable
-#   isert-pi-corrupt  iser_pi_corrupt_rdma.sh  isert-pi with stale PI on
-#                                              the disk instead of fio
+#   isert-pi-corrupt  iser_pi_corrupt_rdma.sh  isert-pi on a backstore
+#                                              that does not check PI,
+#                                              with data and PI changed
+#                                              under it instead of fio:
+#                                              the transport must catch
+#                                              what T10 says
+#   isert-pi-corrupt-type3                     the same on DIF type 3
+#                     iser_pi_corrupt_rdma.sh
+#   isert-pi-control  iser_pi_corrupt_rdma.sh  the same over rxe without
+#                                              signature handover: the
+#                                              transport catches nothing
 #   srpt              srp_rdma_rw.sh           ib_srpt, ib_srp
 #   svcrdma           nfs_rdma_rw.sh           nfsd over svcrdma, the NFS
 #                                              client
@@ -66,21 +75,26 @@ declare -A test_of=([nvmet]=nvme_rdma_rw.sh [nvmet-pi]=nvme_pi_rdma_rw.sh
 	[nvmet-pi-type3]=nvme_pi_rdma_rw.sh
 	[nvmet-pi-corrupt]=nvme_pi_corrupt_rdma.sh [isert]=iser_rdma_rw.sh
 	[isert-pi]=iser_pi_rdma_rw.sh [isert-pi-corrupt]=iser_pi_corrupt_rdma.sh
+	[isert-pi-corrupt-type3]=iser_pi_corrupt_rdma.sh
+	[isert-pi-control]=iser_pi_corrupt_rdma.sh
 	[srpt]=srp_rdma_rw.sh [svcrdma]=nfs_rdma_rw.sh [ksmbd]=smb_rdma_rw.sh
 	[kselftest]=Makefile)
 # Users whose test needs what only some transports have.
 declare -A transports_of=([nvmet-pi]=rxe [nvmet-pi-type3]=rxe
-	[nvmet-pi-corrupt]=rxe [isert-pi]=rxe [isert-pi-corrupt]=rxe)
+	[nvmet-pi-corrupt]=rxe [isert-pi]=rxe [isert-pi-corrupt]=rxe
+	[isert-pi-corrupt-type3]=rxe [isert-pi-control]=rxe)
 # Users whose guest needs more on its kernel command line (a parameter
 # given twice takes the later value).
 # The PI users need rxe's signature handover, off by default.
 handover=rdma_rxe.integrity_handover=1
 declare -A cmdline_of=([isert-pi]="$handover ib_iser.pi_enable=1"
 	[isert-pi-corrupt]="$handover ib_iser.pi_enable=1"
+	[isert-pi-corrupt-type3]="$handover ib_iser.pi_enable=1 RDMA_TEST_PI_TYPE=3"
+	[isert-pi-control]="ib_iser.pi_enable=1 RDMA_TEST_HANDOVER=0"
 	[nvmet-pi]=$handover [nvmet-pi-corrupt]=$handover
 	[nvmet-pi-type3]="$handover scsi_debug.dif=3 RDMA_TEST_PI_TYPE=3"
 	[kselftest]="ib_iser.pi_enable=1")
-read -ra users <<<"${E2E_USERS:-nvmet nvmet-pi nvmet-pi-type3 nvmet-pi-corrupt isert isert-pi isert-pi-corrupt srpt svcrdma ksmbd kselftest}"
+read -ra users <<<"${E2E_USERS:-nvmet nvmet-pi nvmet-pi-type3 nvmet-pi-corrupt isert isert-pi isert-pi-corrupt isert-pi-corrupt-type3 isert-pi-control srpt svcrdma ksmbd kselftest}"
 out=${E2E_OUT:-$BUILD/e2e}
 timeout=${E2E_TIMEOUT:-300}
 jobs=${E2E_JOBS:-1}

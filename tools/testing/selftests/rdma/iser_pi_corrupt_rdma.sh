@@ -24,11 +24,10 @@
 #           Type 3 alike), the read returns the new data
 #
 # Each block must first be on the backstore with the PI that the
-# initiator's block layer generated (block/t10-pi.c): the CRC of its data
-# (computed here from the CRC's definition), application tag 0, and in
-# Type 1 its LBA as reference tag; the block after it must read back
-# intact.  Prints "corrupt: <N> planted; <kinds>: <N> caught by the
-# transport (<reports>), <N> by LIO; <kinds>: read as T10 says".
+# initiator's block layer generated (pi_written in lib.sh, which computes
+# the CRC from its definition); the block after it must read back intact.
+# Prints "corrupt: <N> planted; <kinds>: <N> caught by the transport
+# (<reports>), <N> by LIO; <kinds>: read as T10 says".
 #
 # RDMA_TEST_HANDOVER=0 is the control: rxe without signature handover, so
 # iSER without PI.  The same changes must then bring no report from the
@@ -44,74 +43,6 @@ expect() {
 	ref) if [ "$PI_TYPE" = 1 ]; then echo "fail 1"; else echo "read old"; fi ;;
 	app) echo "read old" ;;
 	escape) echo "read new" ;;
-	esac
-}
-
-# CRC-16/T10-DIF (polynomial 0x8bb7, initial value 0, no reflection) of
-# the file $1.
-crc_t10dif() {
-	local crc=0 b i
-
-	for b in $(od -An -tu1 -v "$1"); do
-		crc=$((crc ^ (b << 8)))
-		for ((i = 0; i < 8; i++)); do
-			crc=$(((crc << 1) & 0xffff ^ (crc & 0x8000 ? 0x8bb7 : 0)))
-		done
-	done
-	echo "$crc"
-}
-
-# Field $3 bytes wide at byte $2 of file $1, big endian.
-get_be() {
-	local v=0 b
-
-	for b in $(od -An -tu1 -v -j "$2" -N "$3" "$1"); do
-		v=$((v * 256 + b))
-	done
-	echo "$v"
-}
-
-# Set that field to $4.
-put_be() {
-	local s='' i
-
-	for ((i = $3 - 1; i >= 0; i--)); do
-		s+=$(printf '\\x%02x' $((($4 >> (8 * i)) & 255)))
-	done
-	# shellcheck disable=SC2059 # the format is the bytes
-	printf "$s" | dd of="$1" bs=1 seek="$2" conv=notrunc status=none
-}
-
-# Is the PI of block $1 on the backstore what the initiator generated
-# for $TMP/old?  Prints what is not.
-pi_written() {
-	local pi=$BACKSTORE_FILE.protection off=$(($1 * 8)) ref=0
-
-	[ "$PI_TYPE" = 1 ] && ref=$(($1 & 0xffffffff))
-	[ "$(get_be "$pi" "$off" 2)" = "$OLD_CRC" ] &&
-		[ "$(get_be "$pi" $((off + 2)) 2)" = 0 ] &&
-		[ "$(get_be "$pi" $((off + 4)) 4)" = "$ref" ] && return 0
-	echo "block $1: PI on the backstore $(od -An -tx1 -j "$off" -N 8 "$pi")"
-}
-
-# Block $1 of the backstore's data file from file $2, behind LIO.
-file_write() {
-	dd if="$2" of="$BACKSTORE_FILE" bs=512 seek="$1" count=1 conv=notrunc \
-		status=none
-}
-
-# Change block $2 on the backstore as kind $1 says.
-plant() {
-	local pi=$BACKSTORE_FILE.protection off=$(($2 * 8))
-
-	case $1 in
-	guard) file_write "$2" "$TMP/new" ;;
-	ref) put_be "$pi" $((off + 4)) 4 $((($2 + 1) & 0xffffffff)) ;;
-	app) put_be "$pi" $((off + 2)) 2 0x1234 ;;
-	escape)
-		put_be "$pi" $((off + 2)) 6 0xffffffffffff &&
-			file_write "$2" "$TMP/new"
-		;;
 	esac
 }
 
@@ -188,9 +119,7 @@ corrupt_block() {
 iser_pi_corrupt() {
 	local kind i out misses='' caught='' passed='' n=0 lba=4096 t l
 
-	head -c 512 /dev/zero | tr '\0' '\132' >"$TMP/old"
-	head -c 512 /dev/zero | tr '\0' '\245' >"$TMP/new"
-	OLD_CRC=$(crc_t10dif "$TMP/old")
+	pi_data
 	HANDOVER_ON=1
 	[ "${RDMA_TEST_HANDOVER:-1}" = 0 ] && HANDOVER_ON=0
 	: >"$TMP/caught"

@@ -25,7 +25,9 @@
 #                     pi-file for a SCSI target whose LIO backstore is a
 #                     file in $TMP with protection information of
 #                     $RDMA_TEST_PI_TYPE that nothing on the target checks
-#                     (backstore_add)
+#                     (backstore_add); pi-loop when $BDEV is that
+#                     backstore's SCSI disk on LIO's loopback fabric
+#                     (loop_disk_setup)
 #   ULP_LOG_ERRORS    extended regex of the ULP's own I/O error messages
 #   ULP_MEM_ALIGN     fio's iomem_align (default 1028: buffers start at
 #                     an offset into a page)
@@ -97,7 +99,9 @@ SDEBUG_HOST=
 # LIO's backstore, for the SCSI targets: $BDEV, or a file.
 LIO=/sys/kernel/config/target
 BACKSTORE=$LIO/core/iblock_0/rdmatest
-[ "${ULP_NEEDS_BDEV:-}" = pi-file ] && BACKSTORE=$LIO/core/fileio_0/rdmatest
+case ${ULP_NEEDS_BDEV:-} in
+pi-file | pi-loop) BACKSTORE=$LIO/core/fileio_0/rdmatest ;;
+esac
 # The file backstore's data; LIO keeps its PI in $BACKSTORE_FILE.protection.
 BACKSTORE_FILE=
 # What the test made, set as it makes each, so that the cleanup undoes
@@ -107,6 +111,10 @@ MADE_SDEBUG=0
 LOADED_SDEBUG=0
 MADE_HBA=0
 MADE_BACKSTORE=0
+# The loopback fabric's WWN of the test's disk, and its SCSI host.
+LOOP_WWN=$LIO/loopback/naa.5001405e57000001
+LOOP_HOST=
+MADE_LOOP=0
 ADDED_NETDEV=0
 SET_LO_UP=0
 declare -A ADDED_LINK=()
@@ -316,7 +324,8 @@ scsi_disk_of() {
 }
 
 # LIO's backstore $BACKSTORE, in an HBA of the test's unless there is
-# one: of $BDEV, or with ULP_NEEDS_BDEV=pi-file, of a file of twice $SIZE
+# one: of $BDEV, or with ULP_NEEDS_BDEV pi-file or pi-loop, of a file of
+# twice $SIZE
 # in $TMP, with T10-PI of $PI_TYPE that LIO emulates in a second file,
 # formatted (every tuple all ones: a block never written escapes every
 # check) and not verified (pi_prot_verify 0): what is in the files goes
@@ -329,18 +338,59 @@ backstore_add() {
 	fi
 	mkdir "$BACKSTORE" || return 1
 	MADE_BACKSTORE=1
-	if [ "$ULP_NEEDS_BDEV" != pi-file ]; then
+	if [ -z "$BACKSTORE_FILE" ]; then
 		echo "udev_path=$BDEV" >"$BACKSTORE/control" &&
 			echo 1 >"$BACKSTORE/enable"
 		return
 	fi
-	BACKSTORE_FILE=$TMP/backstore
 	echo "fd_dev_name=$BACKSTORE_FILE,fd_dev_size=$(($(numfmt --from=iec \
 		"$SIZE") * 2))" >"$BACKSTORE/control" &&
 		echo 1 >"$BACKSTORE/enable" &&
 		echo "$PI_TYPE" >"$BACKSTORE/attrib/pi_prot_type" &&
 		echo 1 >"$BACKSTORE/attrib/pi_prot_format" &&
 		echo 0 >"$BACKSTORE/attrib/pi_prot_verify"
+}
+
+# A SCSI disk of the file backstore, through LIO's loopback fabric
+# (tcm_loop): a block device with a T10-DIF profile whose PI no layer
+# below checks.  Prints why not.
+loop_disk_setup() {
+	local before tpg=$LOOP_WWN/tpgt_1
+
+	if [ -e "$LOOP_WWN" ]; then
+		echo "$LOOP_WWN is there already"
+		return 1
+	fi
+	backstore_add || { echo "cannot make the file backstore"; return 1; }
+	before=$(scsi_hosts tcm_loopback)
+	mkdir -p "$tpg" && MADE_LOOP=1 &&
+		echo "${LOOP_WWN##*/}" >"$tpg/nexus" &&
+		mkdir "$tpg/lun/lun_0" &&
+		ln -s "$BACKSTORE" "$tpg/lun/lun_0/rdmatest" || return 1
+	LOOP_HOST=$(scsi_hosts tcm_loopback | not_in "$before")
+	if [ "$(wc -w <<<"$LOOP_HOST")" != 1 ] ||
+	   ! wait_for 10 scsi_disk_of "/sys/class/scsi_host/$LOOP_HOST/device" \
+			>/dev/null; then
+		echo "no one disk on one new tcm_loop host"
+		return 1
+	fi
+	BDEV=$(scsi_disk_of "/sys/class/scsi_host/$LOOP_HOST/device")
+	if [ "$(cat "/sys/block/${BDEV#/dev/}/integrity/format")" != \
+	     "T10-DIF-TYPE$PI_TYPE-CRC" ]; then
+		echo "$BDEV has no T10-DIF-TYPE$PI_TYPE-CRC integrity profile"
+		return 1
+	fi
+}
+
+loop_disk_teardown() {
+	local tpg=$LOOP_WWN/tpgt_1
+
+	rm -f "$tpg/lun/lun_0/rdmatest"
+	[ -d "$tpg/lun/lun_0" ] && rmdir "$tpg/lun/lun_0"
+	[ -d "$tpg" ] && echo NULL >"$tpg/nexus" 2>/dev/null
+	[ -d "$tpg" ] && rmdir "$tpg"
+	rmdir "$LOOP_WWN" && MADE_LOOP=0
+	backstore_remove
 }
 
 backstore_remove() {
@@ -437,8 +487,8 @@ stop_fio() {
 	return 0
 }
 
-# Corrupted PI, for the tests whose ULP_DATA calls corrupt_check below:
-# one 512-byte block of device $3 at LBA $1, from or into file $2.
+# For the tests that corrupt PI: one 512-byte block of device $3 at LBA
+# $1, from or into file $2.
 blk_write() {
 	dd if="$2" of="$3" bs=512 seek="$1" count=1 oflag=direct status=none
 }
@@ -452,59 +502,97 @@ reads_as() {
 	blk_read "$1" "$TMP/got" "$DATA" && cmp -s "$TMP/got" "$2"
 }
 
-# A corruption behind the target's block layer, on block $1: the block
-# rewritten on $BDEV with its write_generate off, so that the disk keeps
-# the old PI.  The initiator's read must fail, and not return the data.
-stale_pi() {
-	local gen=/sys/block/${BDEV#/dev/}/integrity/write_generate was
+# The file backstore at rest, for the tests that corrupt it (ULP_NEEDS_BDEV
+# pi-file and pi-loop): LIO keeps block N's T10-PI tuple at byte 8 * N of
+# $BACKSTORE_FILE.protection, guard, application tag, reference tag, big
+# endian.  $TMP/old and $TMP/new are the test's two blocks of data, and
+# OLD_CRC the CRC of the old one (pi_data).
 
-	blk_write "$1" "$TMP/old" "$DATA" || { echo "cannot write block $1"; return; }
-	was=$(cat "$gen") || { echo "cannot read $gen"; return; }
-	echo 0 >"$gen" && blk_write "$1" "$TMP/new" "$BDEV"
-	echo "$was" >"$gen"
-	if blk_read "$1" "$TMP/got" "$DATA" 2>"$TMP/stale.err"; then
-		if cmp -s "$TMP/got" "$TMP/new"; then
-			echo "block $1: the new data was read back"
-		else
-			echo "block $1: read back, the disk kept its data"
-		fi
-	elif [ -s "$TMP/got" ] && cmp -s "$TMP/got" "$TMP/new"; then
-		echo "block $1: the read failed but returned the new data"
-	else
-		echo "read failed with '$(sed 's/.*: //' "$TMP/stale.err" |
-			tail -n 1)'" >"$TMP/stale_pi.note"
-	fi
+# CRC-16/T10-DIF (polynomial 0x8bb7, initial value 0, no reflection) of
+# the file $1.
+crc_t10dif() {
+	local crc=0 b i
+
+	for b in $(od -An -tu1 -v "$1"); do
+		crc=$((crc ^ (b << 8)))
+		for ((i = 0; i < 8; i++)); do
+			crc=$(((crc << 1) & 0xffff ^ (crc & 0x8000 ? 0x8bb7 : 0)))
+		done
+	done
+	echo "$crc"
 }
 
-# Inject each kind of corruption named, a function that corrupts block $1
-# and prints nothing when the corruption was caught (what it saw goes to
-# $TMP/<kind>.note), on 4 blocks each, the blocks next to them written
-# too, which must read back intact.  Prints "corrupt: <N> injected, <N>
-# detected (...)"; fails unless each was detected.
-corrupt_check() {
-	local kind lba i injected=0 detected=0 miss misses='' notes='' base=4096
+# Field $3 bytes wide at byte $2 of file $1, big endian.
+get_be() {
+	local v=0 b
 
+	for b in $(od -An -tu1 -v -j "$2" -N "$3" "$1"); do
+		v=$((v * 256 + b))
+	done
+	echo "$v"
+}
+
+# Set that field to $4.
+put_be() {
+	local s='' i
+
+	for ((i = $3 - 1; i >= 0; i--)); do
+		s+=$(printf '\\x%02x' $((($4 >> (8 * i)) & 255)))
+	done
+	# shellcheck disable=SC2059 # the format is the bytes
+	printf "$s" | dd of="$1" bs=1 seek="$2" conv=notrunc status=none
+}
+
+# The two blocks of data, and the old one's CRC.
+pi_data() {
 	head -c 512 /dev/zero | tr '\0' '\132' >"$TMP/old"
 	head -c 512 /dev/zero | tr '\0' '\245' >"$TMP/new"
-	for kind in "$@"; do
-		for ((i = 0; i < 4; i++)); do
-			lba=$((base + 16 * i))
-			blk_write $((lba + 1)) "$TMP/old" "$DATA"
-			injected=$((injected + 1))
-			miss=$("$kind" "$lba")
-			if [ -n "$miss" ]; then
-				misses+="; $miss"
-			elif ! reads_as $((lba + 1)) "$TMP/old"; then
-				misses+="; block $((lba + 1)) next to $lba was lost"
-			else
-				detected=$((detected + 1))
-			fi
-		done
-		notes+="${notes:+, }${kind//_/-}: $(cat "$TMP/$kind.note" 2>/dev/null)"
-		base=$((base * 2))
-	done
-	echo "corrupt: $injected injected, $detected detected ($notes$misses)"
-	[ "$detected" = "$injected" ]
+	OLD_CRC=$(crc_t10dif "$TMP/old")
+}
+
+# Is the tuple of block $1 on the file backstore guard $2, application
+# tag $3 and reference tag $4?  Prints it when not.
+pi_at_rest() {
+	local pi=$BACKSTORE_FILE.protection off=$(($1 * 8))
+
+	[ "$(get_be "$pi" "$off" 2)" = $(($2)) ] &&
+		[ "$(get_be "$pi" $((off + 2)) 2)" = $(($3)) ] &&
+		[ "$(get_be "$pi" $((off + 4)) 4)" = $(($4)) ] && return 0
+	echo "block $1: PI on the backstore $(od -An -tx1 -j "$off" -N 8 "$pi")"
+}
+
+# Is block $1's PI what the initiator's block layer generated for the data
+# $TMP/old (block/t10-pi.c): its CRC, $OLD_CRC, application tag 0, and in
+# Type 1 the LBA as reference tag?
+pi_written() {
+	local ref=0
+
+	[ "$PI_TYPE" = 1 ] && ref=$(($1 & 0xffffffff))
+	pi_at_rest "$1" "$OLD_CRC" 0 "$ref"
+}
+
+# Block $1 of the file backstore's data from file $2, behind LIO.
+file_write() {
+	dd if="$2" of="$BACKSTORE_FILE" bs=512 seek="$1" count=1 conv=notrunc \
+		status=none
+}
+
+# Change block $2 on the file backstore, behind LIO: new data under the
+# old PI (guard), the reference tag of the next LBA (ref), application
+# tag 0x1234 (app), or new data under an escape tuple, application tag
+# 0xFFFF and reference tag 0xFFFFFFFF (escape).
+plant() {
+	local pi=$BACKSTORE_FILE.protection off=$(($2 * 8))
+
+	case $1 in
+	guard) file_write "$2" "$TMP/new" ;;
+	ref) put_be "$pi" $((off + 4)) 4 $((($2 + 1) & 0xffffffff)) ;;
+	app) put_be "$pi" $((off + 2)) 2 0x1234 ;;
+	escape)
+		put_be "$pi" $((off + 2)) 6 0xffffffffffff &&
+			file_write "$2" "$TMP/new"
+		;;
+	esac
 }
 
 # After $FIO_TIMEOUT seconds, have the kernel log its blocked tasks and
@@ -566,7 +654,7 @@ link_delete() {
 rxe_handover() {
 	[ "$1" = rxe ] && [ -w "$HANDOVER" ] || return 0
 	case $ULP_NEEDS_BDEV in
-	pi | pi-file) ;;
+	pi | pi-file | pi-loop) ;;
 	*) return 0 ;;
 	esac
 	if [ "${RDMA_TEST_HANDOVER:-1}" = 0 ]; then
@@ -692,6 +780,7 @@ cleanup() {
 	[ $ADDED_NETDEV = 1 ] && ip link delete "$NETDEV"
 	[ $MADE_NULLB = 1 ] && nullb_teardown
 	[ $MADE_SDEBUG = 1 ] && pi_disk_teardown
+	[ $MADE_LOOP = 1 ] && loop_disk_teardown
 	[ $SET_LO_UP = 1 ] && ip link set lo down
 	[ $SET_HANDOVER = 1 ] && echo 0 >"$HANDOVER"
 	rm -rf "$TMP"
@@ -724,10 +813,18 @@ rdma_main() {
 	fi
 	TMP=$(mktemp -d)
 	trap cleanup EXIT
+	case $ULP_NEEDS_BDEV in
+	pi-file | pi-loop) BACKSTORE_FILE=$TMP/backstore ;;
+	esac
 	if [ "$ULP_NEEDS_BDEV" = 0 ] || [ "$ULP_NEEDS_BDEV" = pi-file ]; then
 		:
 	elif [ -n "${RDMA_TEST_BDEV:-}" ]; then
 		BDEV=$RDMA_TEST_BDEV
+	elif [ "$ULP_NEEDS_BDEV" = pi-loop ]; then
+		if ! loop_disk_setup >"$TMP/pi.log" 2>&1; then
+			why=$(tail -n 1 "$TMP/pi.log")
+			ktap_exit_fail_msg "no loopback disk with PI: $why"
+		fi
 	elif [ "$ULP_NEEDS_BDEV" = pi ]; then
 		pi_disk_setup $(($(numfmt --from=iec "$SIZE") * 2 / 1048576 +
 				 16)) >"$TMP/pi.log" 2>&1

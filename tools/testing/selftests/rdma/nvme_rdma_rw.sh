@@ -20,7 +20,8 @@
 # of every read.  nvmet-rdma then moves data and PI with the R/W API's
 # signature offload, through integrity MRs, and the host's nvme-rdma
 # through its own: over rxe by default, the soft device with signature
-# handover.
+# handover.  NVME_PI_LOOP=1 puts the namespace on a disk whose PI no layer
+# below nvmet checks instead (see loop_disk_setup in lib.sh).
 #
 # Needs root, iproute2 (ip, rdma), nvme-cli, fio and the options in
 # ./config.  The test makes its own nvmet subsystem and port (the first
@@ -35,6 +36,7 @@ ULP_NEEDS_BDEV=1
 if [ "$NVME_PI" = 1 ]; then
 	: "${ULP_NAME:=nvmet-pi}"
 	ULP_NEEDS_BDEV=pi
+	[ "${NVME_PI_LOOP:-0}" = 1 ] && ULP_NEEDS_BDEV="pi-loop"
 	# The block layer generates and verifies PI one bio_vec at a time,
 	# so a namespace with PI takes only buffers aligned to its sectors.
 	ULP_MEM_ALIGN=512

@@ -24,7 +24,9 @@
 #   bench.sh e2e        boot each kernel as the guests of the rdma
 #                       kselftest (e2e.sh): every user over siw and rxe,
 #                       ours then base, three times, and compare fio's
-#                       figures, medians with their spread ($BENCH/e2e.txt)
+#                       figures, medians with their spread, then each
+#                       user with T10-PI beside the same user without it
+#                       ($BENCH/e2e.txt)
 #
 # BENCH_BATCH (default 10000) is the number of I/Os of a timed batch,
 # BENCH_BATCHES (default 9) the number of batches whose median is kept,

@@ -35,7 +35,8 @@ it exits non-zero otherwise.
 --e2e reads the lines of bench.sh e2e ("<side> <round>: PASS e2e: <user>
 <run>: write <MB/s> MB/s <IOPS> IOPS, read ...") and prints, per user,
 transport and direction, the median over the rounds of each side with
-the spread between its rounds, and the ratio ours/base.
+the spread between its rounds, and the ratio ours/base; then each user
+with T10-PI beside the same user without it, ours, with their ratio.
 """
 import re
 import statistics
@@ -304,9 +305,40 @@ def e2e(path):
     print("\nspread: (highest - lowest) / median of a side's rounds; a "
           "ratio ours/base\nwithin the larger spread is no difference "
           "the run could detect.")
+    pi_table(figs)
     if failed:
         print(f"\nFailed runs: {', '.join(failed)}")
     return 1 if failed else 0
+
+
+def pi_table(figs):
+    """Each user with PI (nvmet-pi, isert-pi...) beside the same user
+    without PI (nvmet, isert) on the same transport, ours, medians."""
+    ratios = []
+    print("\n| user with PI | I/O | MB/s | spread | without PI | spread "
+          "| PI/no PI |")
+    print("| --- | --- | ---: | ---: | ---: | ---: | ---: |")
+    for run in sorted({k[0] for k in figs}):
+        user, transport = run.split(" ", 1)
+        if "-pi" not in user:
+            continue
+        plain = f"{user.split('-pi')[0]} {transport}"
+        for op in ("write", "read"):
+            p = figs.get((run, op, "ours"), [])
+            q = figs.get((plain, op, "ours"), [])
+            if not p or not q:
+                continue
+            pm, ps = median_spread([x[0] for x in p])
+            qm, qs = median_spread([x[0] for x in q])
+            ratios.append(pm / qm)
+            print(f"| {run} | {op} | {pm:.1f} | {ps:.0%} | {qm:.1f} "
+                  f"| {qs:.0%} | {pm / qm:.2f} |")
+    if ratios:
+        print("\nThe users without PI run on null_blk, those with PI on a "
+              "scsi_debug disk\nthat checks PI itself, under a host block "
+              "layer that generates and\nverifies it.")
+        print(f"bench: PI/no PI median {statistics.median(ratios):.2f}, "
+              f"worst {min(ratios):.2f} (target 0.50)")
 
 
 def main():

@@ -31,7 +31,8 @@
 #                                              instead of fio: the
 #                                              transport must catch what
 #                                              T10 says
-#   nvmet-pi-corrupt-type3                     the same on DIF type 3
+#   nvmet-pi-corrupt-type3-4k                  the same on DIF type 3,
+#                                              4096-byte blocks
 #                     nvme_pi_corrupt_rdma.sh
 #   isert             iser_rdma_rw.sh          LIO's iSCSI target with
 #                                              isert, ib_iser
@@ -79,7 +80,7 @@ tests=$LINUX/tools/testing/selftests/rdma
 declare -A test_of=([nvmet]=nvme_rdma_rw.sh [nvmet-pi]=nvme_pi_rdma_rw.sh
 	[nvmet-pi-type3]=nvme_pi_rdma_rw.sh
 	[nvmet-pi-corrupt]=nvme_pi_corrupt_rdma.sh
-	[nvmet-pi-corrupt-type3]=nvme_pi_corrupt_rdma.sh [isert]=iser_rdma_rw.sh
+	[nvmet-pi-corrupt-type3-4k]=nvme_pi_corrupt_rdma.sh [isert]=iser_rdma_rw.sh
 	[isert-pi]=iser_pi_rdma_rw.sh [isert-pi-corrupt]=iser_pi_corrupt_rdma.sh
 	[isert-pi-corrupt-type3]=iser_pi_corrupt_rdma.sh
 	[isert-pi-control]=iser_pi_corrupt_rdma.sh
@@ -87,8 +88,9 @@ declare -A test_of=([nvmet]=nvme_rdma_rw.sh [nvmet-pi]=nvme_pi_rdma_rw.sh
 	[kselftest]=Makefile)
 # Users whose test needs what only some transports have.
 declare -A transports_of=([nvmet-pi]=rxe [nvmet-pi-type3]=rxe
-	[nvmet-pi-corrupt]=rxe [nvmet-pi-corrupt-type3]=rxe [isert-pi]=rxe [isert-pi-corrupt]=rxe
-	[isert-pi-corrupt-type3]=rxe [isert-pi-control]=rxe)
+	[nvmet-pi-corrupt]=rxe [nvmet-pi-corrupt-type3-4k]=rxe [isert-pi]=rxe
+	[isert-pi-corrupt]=rxe [isert-pi-corrupt-type3]=rxe
+	[isert-pi-control]=rxe)
 # Users whose guest needs more on its kernel command line (a parameter
 # given twice takes the later value).
 # The PI users need rxe's signature handover, off by default.
@@ -98,10 +100,11 @@ declare -A cmdline_of=([isert-pi]="$handover ib_iser.pi_enable=1"
 	[isert-pi-corrupt-type3]="$handover ib_iser.pi_enable=1 RDMA_TEST_PI_TYPE=3"
 	[isert-pi-control]="ib_iser.pi_enable=1 RDMA_TEST_HANDOVER=0"
 	[nvmet-pi]=$handover [nvmet-pi-corrupt]=$handover
-	[nvmet-pi-corrupt-type3]="$handover RDMA_TEST_PI_TYPE=3"
+	[nvmet-pi-corrupt-type3-4k]="$handover RDMA_TEST_PI_TYPE=3
+		RDMA_TEST_BLOCK_SIZE=4096"
 	[nvmet-pi-type3]="$handover scsi_debug.dif=3 RDMA_TEST_PI_TYPE=3"
 	[kselftest]="ib_iser.pi_enable=1")
-read -ra users <<<"${E2E_USERS:-nvmet nvmet-pi nvmet-pi-type3 nvmet-pi-corrupt nvmet-pi-corrupt-type3 isert isert-pi isert-pi-corrupt isert-pi-corrupt-type3 isert-pi-control srpt svcrdma ksmbd kselftest}"
+read -ra users <<<"${E2E_USERS:-nvmet nvmet-pi nvmet-pi-type3 nvmet-pi-corrupt nvmet-pi-corrupt-type3-4k isert isert-pi isert-pi-corrupt isert-pi-corrupt-type3 isert-pi-control srpt svcrdma ksmbd kselftest}"
 out=${E2E_OUT:-$BUILD/e2e}
 timeout=${E2E_TIMEOUT:-300}
 jobs=${E2E_JOBS:-1}

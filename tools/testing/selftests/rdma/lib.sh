@@ -62,7 +62,9 @@
 # protection information, a scsi_debug disk with DIX and T10-DIF type
 # $RDMA_TEST_PI_TYPE, 1 (the default) or 3 (scsi_debug loaded with
 # dif=<type> dix=1 guard=0, or built in with those on the kernel command
-# line and add_host=0).  The test takes no scsi_debug that was loaded or
+# line and add_host=0), or a LIO file backstore of $RDMA_TEST_BLOCK_SIZE
+# byte blocks (512, the default, or 4096) with emulated protection
+# information of that type.  The test takes no scsi_debug that was loaded or
 # had a host before it: all hosts of scsi_debug share one store, and it
 # removes only the host added last.  With RDMA_TEST_HANDOVER=0, a test
 # with protection information runs over rxe without signature handover,
@@ -235,6 +237,9 @@ nullb_teardown() {
 
 # The T10-DIF type of the disk with protection information.
 PI_TYPE=${RDMA_TEST_PI_TYPE:-1}
+# The logical block size of the file backstore, 512 or 4096: one
+# protection interval.
+BLOCK=${RDMA_TEST_BLOCK_SIZE:-512}
 
 # A scsi_debug disk of $1 MiB whose integrity profile is T10-DIF type
 # $PI_TYPE with a CRC guard; prints why not.  Returns 4 when scsi_debug
@@ -346,6 +351,7 @@ backstore_add() {
 	echo "fd_dev_name=$BACKSTORE_FILE,fd_dev_size=$(($(numfmt --from=iec \
 		"$SIZE") * 2))" >"$BACKSTORE/control" &&
 		echo 1 >"$BACKSTORE/enable" &&
+		echo "$BLOCK" >"$BACKSTORE/attrib/block_size" &&
 		echo "$PI_TYPE" >"$BACKSTORE/attrib/pi_prot_type" &&
 		echo 1 >"$BACKSTORE/attrib/pi_prot_format" &&
 		echo 0 >"$BACKSTORE/attrib/pi_prot_verify"
@@ -487,14 +493,14 @@ stop_fio() {
 	return 0
 }
 
-# For the tests that corrupt PI: one 512-byte block of device $3 at LBA
-# $1, from or into file $2.
+# For the tests that corrupt PI: one block of $BLOCK bytes of device $3
+# at LBA $1, from or into file $2.
 blk_write() {
-	dd if="$2" of="$3" bs=512 seek="$1" count=1 oflag=direct status=none
+	dd if="$2" of="$3" bs="$BLOCK" seek="$1" count=1 oflag=direct status=none
 }
 
 blk_read() {
-	dd if="$3" of="$2" bs=512 skip="$1" count=1 iflag=direct status=none
+	dd if="$3" of="$2" bs="$BLOCK" skip="$1" count=1 iflag=direct status=none
 }
 
 # Does block $1 of $DATA read back as file $2?
@@ -545,8 +551,8 @@ put_be() {
 
 # The two blocks of data, and the old one's CRC.
 pi_data() {
-	head -c 512 /dev/zero | tr '\0' '\132' >"$TMP/old"
-	head -c 512 /dev/zero | tr '\0' '\245' >"$TMP/new"
+	head -c "$BLOCK" /dev/zero | tr '\0' '\132' >"$TMP/old"
+	head -c "$BLOCK" /dev/zero | tr '\0' '\245' >"$TMP/new"
 	OLD_CRC=$(crc_t10dif "$TMP/old")
 }
 
@@ -573,7 +579,7 @@ pi_written() {
 
 # Block $1 of the file backstore's data from file $2, behind LIO.
 file_write() {
-	dd if="$2" of="$BACKSTORE_FILE" bs=512 seek="$1" count=1 conv=notrunc \
+	dd if="$2" of="$BACKSTORE_FILE" bs="$BLOCK" seek="$1" count=1 conv=notrunc \
 		status=none
 }
 

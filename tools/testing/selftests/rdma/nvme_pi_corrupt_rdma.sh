@@ -110,7 +110,7 @@ pt_io() {
 
 	[ "$1" = write ] && op=0x01 dir=--write
 	[ $(($3 & PRACT)) = 0 ] || md=()
-	nvme io-passthru "$DATA" --opcode="$op" --namespace-id=1 --data-len=512 \
+	nvme io-passthru "$DATA" --opcode="$op" --namespace-id=1 --data-len="$BLOCK" \
 		"${md[@]}" "$dir" --input-file="$TMP/pt.data" \
 		--cdw10=$(($2 & 0xffffffff)) --cdw11=$(($2 >> 32)) \
 		--cdw12=$(($3 << 26)) --cdw14=$(($2 & 0xffffffff)) \
@@ -158,8 +158,9 @@ kind_io() {
 
 # Is block $1's data on the backstore the file $2?
 data_at_rest() {
-	cmp -s <(dd if="$BACKSTORE_FILE" bs=512 skip="$1" count=1 status=none) \
-		"$2" || echo "block $1: not the ${2##*/} data on the backstore"
+	cmp -s <(dd if="$BACKSTORE_FILE" bs="$BLOCK" skip="$1" count=1 \
+		status=none) "$2" ||
+		echo "block $1: not the ${2##*/} data on the backstore"
 }
 
 # Does the backstore hold block $1 as the command of kind $2 must leave

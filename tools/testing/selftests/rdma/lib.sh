@@ -47,8 +47,10 @@
 #   ulp_check         the kernel interfaces exist; prints why not
 #   ulp_start T DEV   target and initiator up over transport T, RDMA
 #                     device DEV; sets DATA to the block device or file
-#                     that fio uses, and ULP_NOTE to what it checked
-#                     itself, if anything; prints why it failed
+#                     that fio uses, TARGET_DATA to the target's own copy
+#                     of it when that is not $BDEV, and ULP_NOTE to what
+#                     it checked itself, if anything; prints why it
+#                     failed
 #   ulp_disconnect    the initiator gone
 #   ulp_stop          the target gone
 #
@@ -92,6 +94,7 @@ TMP=
 # The block device the test's target exports, when it needs one.
 export BDEV=
 DATA=
+TARGET_DATA=
 ULP_NOTE=
 BASE_QP_MR=
 BASE_ALL=
@@ -428,21 +431,20 @@ files_check() {
 	done
 }
 
-# fio writes, then reads back and checks, two regions of $SIZE each of
-# $DATA (a block device or a file): one at random with libaio and queue
-# depth 16, one sequentially with vsync, which merges up to 8 adjacent
-# I/Os into one writev/readv.  The sizes are $ULP_BSSPLIT, by default from
-# 512 bytes to 1 MiB, and every buffer starts $ULP_MEM_ALIGN bytes into a
-# page, by default 1 KiB + 4 bytes: O_DIRECT only needs 4-byte aligned
-# memory from NVMe and SCSI.
-# Prints fio's terse line.
-run_fio() {
-	local pid watchdog rc
-
-	cat >"$TMP/job.fio" <<-EOF
+# fio's job on file $1, with O_DIRECT when $2 is 1, and the job options
+# after those:
+# it writes, then reads back and checks, two regions of $SIZE each of the
+# file, one at random with libaio and queue depth 16, one sequentially
+# with vsync, which merges up to 8 adjacent I/Os into one writev/readv.
+# The sizes are $ULP_BSSPLIT, by default from 512 bytes to 1 MiB, and
+# every buffer starts $ULP_MEM_ALIGN bytes into a page, by default 1 KiB
+# + 4 bytes: O_DIRECT only needs 4-byte aligned memory from NVMe and
+# SCSI.
+fio_job() {
+	cat <<-EOF
 	[global]
-	filename=$DATA
-	direct=1
+	filename=$1
+	direct=$2
 	size=$SIZE
 	bssplit=$ULP_BSSPLIT
 	iomem_align=$ULP_MEM_ALIGN
@@ -451,6 +453,7 @@ run_fio() {
 	verify_state_save=0
 	do_verify=1
 	group_reporting=1
+	$(printf '%s\n' "${@:3}")
 
 	[random]
 	ioengine=libaio
@@ -465,7 +468,13 @@ run_fio() {
 	rw=write
 	offset=$SIZE
 	EOF
-	fio --output-format=terse --terse-version=3 "$TMP/job.fio" &
+}
+
+# fio's job $1 (a file), under the watchdog.  Prints fio's terse line.
+run_fio() {
+	local pid watchdog rc
+
+	fio --output-format=terse --terse-version=3 "$1" &
 	pid=$!
 	fio_watchdog $pid >/dev/null 2>&1 &
 	watchdog=$!
@@ -612,13 +621,29 @@ fio_watchdog() {
 
 # fio on $DATA: prints "fio: <figures>", or why it failed.
 fio_data() {
-	local out
+	local out target=${TARGET_DATA:-$BDEV} direct=1
 
-	if ! out=$(run_fio 2>"$TMP/fio.err"); then
+	fio_job "$DATA" 1 >"$TMP/job.fio"
+	if ! out=$(run_fio "$TMP/job.fio" 2>"$TMP/fio.err"); then
 		echo "fio failed: $(tail -n 5 "$TMP/fio.err")"
 		return 1
 	fi
-	echo "fio: $(fio_figures "$out")"
+	out=$(fio_figures "$out")
+	if [ -z "$target" ]; then
+		echo "fio: $out"
+		return
+	fi
+	# The same data read where the target keeps it: a transport that
+	# put it in the wrong place both ways passes the round trip alone.
+	# The target's disk may want O_DIRECT buffers aligned to its blocks.
+	[ -b "$target" ] || direct=0
+	fio_job "$target" "$direct" verify_only=1 iomem_align=4096 \
+		>"$TMP/verify.fio"
+	if ! run_fio "$TMP/verify.fio" >/dev/null 2>"$TMP/fio.err"; then
+		echo "fio: $out; on the target: $(tail -n 5 "$TMP/fio.err")"
+		return 1
+	fi
+	echo "fio: $out, verified on the target's copy"
 }
 
 # Print "write <MB/s> MB/s <IOPS> IOPS, read ..." from fio's terse line:
@@ -716,6 +741,7 @@ run_transport() {
 
 	# data
 	DATA=
+	TARGET_DATA=
 	ULP_NOTE=
 	if [ $ok = 0 ] && ! ulp_start "$t" "$dev" >"$TMP/start.log" 2>&1; then
 		ktap_print_msg "$t: $ULP_NAME setup failed: $(tail -n 5 "$TMP/start.log")"

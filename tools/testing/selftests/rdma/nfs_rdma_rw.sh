@@ -94,6 +94,7 @@ ulp_start() {
 		return 1
 	nfs_files_check || return 1
 	DATA=$MNT/fio.data
+	TARGET_DATA=$EXPORT/fio.data
 }
 
 # The files of files_check (lib.sh), with svcrdma's RDMA READs and WRITEs

@@ -86,6 +86,7 @@ ulp_start() {
 	files_check "$MNT" "$EXPORT" || return 1
 	ULP_NOTE="files of ${FILE_SIZES[*]} bytes read back and on the server"
 	DATA=$MNT/fio.data
+	TARGET_DATA=$EXPORT/fio.data
 }
 
 

@@ -333,12 +333,11 @@ scsi_disk_of() {
 
 # LIO's backstore $BACKSTORE, in an HBA of the test's unless there is
 # one: of $BDEV, or with ULP_NEEDS_BDEV pi-file or pi-loop, of a file of
-# twice $SIZE
-# in $TMP, with T10-PI of $PI_TYPE that LIO emulates in a second file,
-# formatted (every tuple all ones: a block never written escapes every
-# check) and not verified (pi_prot_verify 0): what is in the files goes
-# to the fabric unchecked, so that only the transport can catch a block
-# whose PI does not match.
+# twice $SIZE in $TMP, in blocks of $BLOCK bytes, with T10-PI of $PI_TYPE
+# that LIO emulates in a second file, formatted (every tuple all ones: a
+# block never written escapes every check) and not verified
+# (pi_prot_verify 0): what is in the files goes to the fabric unchecked,
+# so that only the transport can catch a block whose PI does not match.
 backstore_add() {
 	if [ ! -d "${BACKSTORE%/*}" ]; then
 		mkdir "${BACKSTORE%/*}" || return 1
@@ -431,11 +430,11 @@ files_check() {
 	done
 }
 
-# fio's job on file $1, with O_DIRECT when $2 is 1, and the job options
-# after those:
-# it writes, then reads back and checks, two regions of $SIZE each of the
-# file, one at random with libaio and queue depth 16, one sequentially
-# with vsync, which merges up to 8 adjacent I/Os into one writev/readv.
+# fio's job on file $1, with O_DIRECT when $2 is 1, and with the further
+# job options given: it writes, then reads back and checks, two regions
+# of $SIZE each of the file, one at random with libaio and queue depth
+# 16, one sequentially with vsync, which merges up to 8 adjacent I/Os
+# into one writev/readv.
 # The sizes are $ULP_BSSPLIT, by default from 512 bytes to 1 MiB, and
 # every buffer starts $ULP_MEM_ALIGN bytes into a page, by default 1 KiB
 # + 4 bytes: O_DIRECT only needs 4-byte aligned memory from NVMe and
@@ -619,7 +618,8 @@ fio_watchdog() {
 	kill -KILL "$1"
 }
 
-# fio on $DATA: prints "fio: <figures>", or why it failed.
+# fio on $DATA, then its data checked on $TARGET_DATA or $BDEV when there
+# is one: prints "fio: <figures>", or why it failed.
 fio_data() {
 	local out target=${TARGET_DATA:-$BDEV} direct=1
 

@@ -36,6 +36,7 @@
 ISER_PI=${ISER_PI:-0}
 ULP_COMMANDS="iscsid iscsiadm"
 ULP_MODULES="target_core_iblock iscsi_target_mod ib_isert ib_iser"
+ULP_TARGET_MR=ib_isert
 ULP_NEEDS_BDEV=1
 if [ "$ISER_PI" = 1 ]; then
 	: "${ULP_NAME:=isert-pi}"

@@ -29,6 +29,10 @@
 #                     backstore's SCSI disk on LIO's loopback fabric
 #                     (loop_disk_setup)
 #   ULP_LOG_ERRORS    extended regex of the ULP's own I/O error messages
+#   ULP_TARGET_MR     the module that owns the target's MRs in the RDMA
+#                     resource list (rdma resource show mr: comm), when no
+#                     initiator module of the test shares its name; fio_data
+#                     then counts the MRs the R/W API registered for it
 #   ULP_MEM_ALIGN     fio's iomem_align (default 1028: buffers start at
 #                     an offset into a page)
 #   ULP_BSSPLIT       fio's bssplit (default: 512 bytes to 1 MiB, some
@@ -95,6 +99,9 @@ TMP=
 export BDEV=
 DATA=
 TARGET_DATA=
+# The transport running, and its RDMA devices (an extended regex).
+TRANSPORT=
+DEVS=
 ULP_NOTE=
 BASE_QP_MR=
 BASE_ALL=
@@ -131,7 +138,7 @@ TRANSPORTS=()
 : "${ULP_NAME:?the test must set ULP_NAME}"
 : "${ULP_COMMANDS:=}" "${ULP_MODULES:=}" "${ULP_NEEDS_BDEV:=0}"
 : "${ULP_LOG_ERRORS:=}" "${ULP_MEM_ALIGN:=1028}" "${ULP_WILDCARD:=0}"
-: "${ULP_DATA:=fio_data}"
+: "${ULP_DATA:=fio_data}" "${ULP_TARGET_MR:=}"
 : "${ULP_BSSPLIT:=512/5:4k/15:7680/10:16k/10:64k/15:132k/15:512k/15:1m/15}"
 
 # Wait up to $1 seconds for a command to succeed.
@@ -643,7 +650,36 @@ fio_data() {
 		echo "fio: $out; on the target: $(tail -n 5 "$TMP/fio.err")"
 		return 1
 	fi
-	echo "fio: $out, verified on the target's copy"
+	out+=", verified on the target's copy"
+	if [ -n "$ULP_TARGET_MR" ]; then
+		target_mrs "$out" || return 1
+		return
+	fi
+	echo "fio: $out"
+}
+
+# Print "fio: $1, <N> MRs of the target registered", or fail when the
+# count is not what the R/W API promises: some wherever it must or may
+# register (iWARP's RDMA READ sinks, ib_core.force_mr=1, and integrity
+# MRs with PI), none over rxe otherwise, where SGE lists do.  An MR of
+# the target's pool that was never mapped has length 0.
+target_mrs() {
+	local n force want=none
+
+	n=$(rdma resource show mr | grep -E "^dev ($DEVS) " |
+		grep -F "comm [$ULP_TARGET_MR]" |
+		awk '{ for (i = 1; i < NF; i++) if ($i == "mrlen" && $(i + 1) > 0) n++ }
+			END { print n + 0 }')
+	force=$(cat /sys/module/ib_core/parameters/force_mr 2>/dev/null)
+	case $ULP_NEEDS_BDEV in
+	pi*) want=some ;;
+	esac
+	[ "$TRANSPORT" = siw ] || [ "$force" = Y ] && want=some
+	echo "fio: $1, $n MRs of $ULP_TARGET_MR registered"
+	[ "$want" = some ] && [ "$n" -gt 0 ] && return 0
+	[ "$want" = none ] && [ "$n" = 0 ] && return 0
+	echo "expected $want (force_mr ${force:-?} over $TRANSPORT)"
+	return 1
 }
 
 # Print "write <MB/s> MB/s <IOPS> IOPS, read ..." from fio's terse line:
@@ -736,6 +772,8 @@ run_transport() {
 	ok=0
 	devices "$t" || ok=1
 	devs="$dev|rdmatest_lo"
+	DEVS=$devs
+	TRANSPORT=$t
 	BASE_QP_MR=$(res_list "$devs" qp mr)
 	BASE_ALL=$(res_list "$devs" "${KINDS[@]}")
 

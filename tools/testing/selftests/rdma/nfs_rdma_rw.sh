@@ -24,6 +24,8 @@ ULP_NAME=svcrdma
 ULP_COMMANDS="rpc.nfsd rpc.mountd exportfs mount.nfs sha256sum"
 ULP_WILDCARD=1
 ULP_MODULES="nfsd rpcrdma nfs"
+# No ULP_TARGET_MR: svcrdma and the client's xprtrdma are one module,
+# rpcrdma, whose MRs the resource list cannot tell apart.
 # The client's messages when the server stopped answering.
 ULP_LOG_ERRORS='nfs: server [^ ]+ not responding'
 

@@ -32,6 +32,7 @@
 NVME_PI=${NVME_PI:-0}
 ULP_COMMANDS=nvme
 ULP_MODULES="nvmet-rdma nvme-rdma"
+ULP_TARGET_MR=nvmet_rdma
 ULP_NEEDS_BDEV=1
 if [ "$NVME_PI" = 1 ]; then
 	: "${ULP_NAME:=nvmet-pi}"

@@ -22,6 +22,7 @@ ULP_NAME=ksmbd
 ULP_COMMANDS="ksmbd.mountd ksmbd.adduser ksmbd.control mount.cifs sha256sum"
 ULP_WILDCARD=1
 ULP_MODULES="ksmbd cifs"
+ULP_TARGET_MR=ksmbd
 # ksmbd's messages when an RDMA READ or WRITE of a client's buffer or a
 # message failed, and the client's when a registration or a send did.
 ULP_LOG_ERRORS='ksmbd: smb_direct: (read/write error|Send error|Recv error'

@@ -20,6 +20,7 @@
 
 ULP_NAME=srpt
 ULP_MODULES="target_core_iblock ib_srpt ib_srp"
+ULP_TARGET_MR=ib_srpt
 ULP_NEEDS_BDEV=1
 ULP_WILDCARD=1
 # ib_srpt's messages when a command's data or response failed to move,

@@ -89,12 +89,7 @@ judge() {
 corrupt_block() {
 	local kind=$1 lba=$2 reports lio marker got=read why
 
-	if ! blk_write "$lba" "$TMP/old" "$DATA" ||
-	   ! blk_write $((lba + 1)) "$TMP/old" "$DATA"; then
-		echo "block $lba: cannot write"
-		return
-	fi
-	why=$(pi_written "$lba")
+	why=$(old_blocks "$lba")
 	[ -z "$why" ] || { echo "$why"; return; }
 	plant "$kind" "$lba" || { echo "block $lba: cannot plant $kind"; return; }
 	marker="rdma selftest: $ULP_NAME reads block $lba, $kind planted"

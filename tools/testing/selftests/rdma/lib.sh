@@ -592,6 +592,17 @@ pi_written() {
 	pi_at_rest "$1" "$OLD_CRC" 0 "$ref"
 }
 
+# $TMP/old written through the initiator to blocks $1 and $1 + 1, with
+# the PI its block layer generates: prints what went wrong.
+old_blocks() {
+	if ! blk_write "$1" "$TMP/old" "$DATA" ||
+	   ! blk_write $(($1 + 1)) "$TMP/old" "$DATA"; then
+		echo "block $1: cannot write"
+		return
+	fi
+	pi_written "$1"
+}
+
 # Block $1 of the file backstore's data from file $2, behind LIO.
 file_write() {
 	dd if="$2" of="$BACKSTORE_FILE" bs="$BLOCK" seek="$1" count=1 conv=notrunc \

@@ -231,12 +231,7 @@ judge() {
 corrupt_block() {
 	local kind=$1 lba=$2 marker did why want what
 
-	if ! blk_write "$lba" "$TMP/old" "$DATA" ||
-	   ! blk_write $((lba + 1)) "$TMP/old" "$DATA"; then
-		echo "block $lba: cannot write"
-		return
-	fi
-	why=$(pi_written "$lba")
+	why=$(old_blocks "$lba")
 	[ -z "$why" ] || { echo "$why"; return; }
 	marker="rdma selftest: $ULP_NAME block $lba, $kind"
 	echo "$marker" >/dev/kmsg

@@ -95,9 +95,9 @@ corrupt_block() {
 	marker="rdma selftest: $ULP_NAME reads block $lba, $kind planted"
 	echo "$marker" >/dev/kmsg
 	blk_read "$lba" "$TMP/got" "$DATA" 2>/dev/null || got=fail
-	dmesg | sed -n "\|$marker|,\$p" >"$TMP/log"
+	kmsg_since "$marker" >"$TMP/log"
 	reports=$(pi_reports <"$TMP/log")
-	lio=$(grep -cE 'DIFv1 .* failed on sector' "$TMP/log")
+	lio=$(lio_pi_errors "$TMP/log")
 	why=$(judge "$kind" "$lba" "$got" "$reports" "$lio")
 	if [ -n "$why" ]; then
 		echo "block $lba, $kind: $why"

@@ -287,12 +287,20 @@ pi_disk_setup() {
 		echo "not one new scsi_debug host: '$SDEBUG_HOST'"
 		return 1
 	fi
-	if ! wait_for 10 scsi_disk_of "/sys/class/scsi_host/$SDEBUG_HOST/device" \
-			>/dev/null; then
-		echo "no one disk on the scsi_debug host $SDEBUG_HOST"
+	pi_disk_of "$SDEBUG_HOST"
+}
+
+# BDEV: the one disk of SCSI host $1 (hostN), which must come within 10
+# seconds with the integrity profile T10-DIF type $PI_TYPE with a CRC
+# guard; prints why not.
+pi_disk_of() {
+	local dir=/sys/class/scsi_host/$1/device
+
+	if ! wait_for 10 scsi_disk_of "$dir" >/dev/null; then
+		echo "no one disk on the SCSI host $1"
 		return 1
 	fi
-	BDEV=$(scsi_disk_of "/sys/class/scsi_host/$SDEBUG_HOST/device")
+	BDEV=$(scsi_disk_of "$dir")
 	if [ "$(cat "/sys/block/${BDEV#/dev/}/integrity/format")" != \
 	     "T10-DIF-TYPE$PI_TYPE-CRC" ]; then
 		echo "$BDEV has no T10-DIF-TYPE$PI_TYPE-CRC integrity profile"
@@ -383,18 +391,11 @@ loop_disk_setup() {
 		mkdir "$tpg/lun/lun_0" &&
 		ln -s "$BACKSTORE" "$tpg/lun/lun_0/rdmatest" || return 1
 	LOOP_HOST=$(scsi_hosts tcm_loopback | not_in "$before")
-	if [ "$(wc -w <<<"$LOOP_HOST")" != 1 ] ||
-	   ! wait_for 10 scsi_disk_of "/sys/class/scsi_host/$LOOP_HOST/device" \
-			>/dev/null; then
-		echo "no one disk on one new tcm_loop host"
+	if [ "$(wc -w <<<"$LOOP_HOST")" != 1 ]; then
+		echo "not one new tcm_loop host: '$LOOP_HOST'"
 		return 1
 	fi
-	BDEV=$(scsi_disk_of "/sys/class/scsi_host/$LOOP_HOST/device")
-	if [ "$(cat "/sys/block/${BDEV#/dev/}/integrity/format")" != \
-	     "T10-DIF-TYPE$PI_TYPE-CRC" ]; then
-		echo "$BDEV has no T10-DIF-TYPE$PI_TYPE-CRC integrity profile"
-		return 1
-	fi
+	pi_disk_of "$LOOP_HOST"
 }
 
 loop_disk_teardown() {
@@ -717,7 +718,18 @@ log_errors() {
 	bad+='|possible (circular|recursive) locking|inconsistent lock state'
 
 	[ -n "$ULP_LOG_ERRORS" ] && bad="$bad|$ULP_LOG_ERRORS"
-	dmesg | sed -n "/$1/,\$p" | grep -E "$bad"
+	kmsg_since "$1" | grep -E "$bad"
+}
+
+# The kernel log from the line $1 on.
+kmsg_since() {
+	dmesg | sed -n "\|$1|,\$p"
+}
+
+# How many blocks of the kernel log file $1 LIO's own PI check failed
+# (sbc_dif_verify()): none may, where only the transport is to check.
+lio_pi_errors() {
+	grep -cE 'DIFv1 .* failed on sector' "$1"
 }
 
 

@@ -193,14 +193,15 @@ at_rest() {
 }
 
 # What differs from what must happen to kind $1 on block $2, whose
-# command did $3; its kernel log is in $TMP/log.
+# command did $3 and failed LIO's own check of $4 blocks; its kernel
+# log is in $TMP/log.
 judge() {
 	local want what check reports
 
 	read -r want what <<<"$(expect "$1")"
 	reports=$(grep -oE '(nvmet_rdma|nvme_rdma): PI error found type [0-9]+' \
 		"$TMP/log" | sed -E 's/: PI error found type / /')
-	if grep -qE 'DIFv1 .* failed on sector' "$TMP/log"; then
+	if [ "$4" != 0 ]; then
 		echo "LIO caught it"
 	elif [ "$want" = fail ]; then
 		check=$what
@@ -229,7 +230,7 @@ judge() {
 # caught as it must be adds its check to $TMP/caught.  LIO's reports of
 # bad PI, which must be none, add their count to $TMP/lio.
 corrupt_block() {
-	local kind=$1 lba=$2 marker did why want what
+	local kind=$1 lba=$2 marker did why want what lio
 
 	why=$(old_blocks "$lba")
 	[ -z "$why" ] || { echo "$why"; return; }
@@ -237,9 +238,10 @@ corrupt_block() {
 	echo "$marker" >/dev/kmsg
 	did=ok
 	kind_io "$kind" "$lba" || did=fail
-	dmesg | sed -n "\|$marker|,\$p" >"$TMP/log"
-	grep -cE 'DIFv1 .* failed on sector' "$TMP/log" >>"$TMP/lio"
-	why=$(judge "$kind" "$lba" "$did")
+	kmsg_since "$marker" >"$TMP/log"
+	lio=$(lio_pi_errors "$TMP/log")
+	echo "$lio" >>"$TMP/lio"
+	why=$(judge "$kind" "$lba" "$did" "$lio")
 	if [ -n "$why" ]; then
 		echo "block $lba, $kind: ${why//$'\n'/; }"
 	elif ! reads_as $((lba + 1)) "$TMP/old"; then

@@ -53,6 +53,10 @@ ULP_LOG_ERRORS+='|Cmd: .* failed to (prepare|post) RDMA res|ib_post_send failed)
 ULP_LOG_ERRORS+='|iser: [a-z_]+: ([A-Za-z /]+ failure: '
 ULP_LOG_ERRORS+='|Failed to (set up Data-IN RDMA|register write cmd RDMA mem)'
 ULP_LOG_ERRORS+='|failed to map sg)'
+# The iSCSI transport's when the session lost its connection (over siw,
+# also when the target closes it on logout, before the initiator stops
+# it: that is after the I/O and not judged).
+ULP_LOG_RECONNECT='connection[0-9]+:[0-9]+: detected conn error'
 
 source "$(dirname "$(readlink -f "$0")")/lib.sh"
 

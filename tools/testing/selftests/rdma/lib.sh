@@ -10,7 +10,9 @@
 # results:
 #   data      the ULP's initiator connects to its target on the same
 #             machine over the transport and fio writes and verifies data
-#             (or the test's own ULP_DATA check runs)
+#             (or the test's own ULP_DATA check runs), over one connection
+#             (connections_kept) and without an error on the device
+#             (dev_errors)
 #   qp-mr     no QP or MR of the device is left once the initiator is gone
 #   teardown  nothing is left (PD, CQ, QP, CM ID, MR) once the target is
 #   dmesg     no WARNING, BUG, Oops, KASAN or lockdep report in the kernel
@@ -29,6 +31,9 @@
 #                     backstore's SCSI disk on LIO's loopback fabric
 #                     (loop_disk_setup)
 #   ULP_LOG_ERRORS    extended regex of the ULP's own I/O error messages
+#   ULP_LOG_RECONNECT extended regex of the messages of a ULP that lost
+#                     its connection, recovers or reconnects: none may
+#                     come from the start of the run to the end of its I/O
 #   ULP_TARGET_MR     the module that owns the target's MRs in the RDMA
 #                     resource list (rdma resource show mr: comm), when no
 #                     initiator module of the test shares its name; fio_data
@@ -55,6 +60,8 @@
 #                     of it when that is not $BDEV, and ULP_NOTE to what
 #                     it checked itself, if anything; prints why it
 #                     failed
+#   ulp_connections   optional: how many connections the ULP's initiator
+#                     counts itself since ulp_start began; must be 1
 #   ulp_disconnect    the initiator gone
 #   ulp_stop          the target gone
 #
@@ -137,7 +144,8 @@ SET_HANDOVER=0
 TRANSPORTS=()
 : "${ULP_NAME:?the test must set ULP_NAME}"
 : "${ULP_COMMANDS:=}" "${ULP_MODULES:=}" "${ULP_NEEDS_BDEV:=0}"
-: "${ULP_LOG_ERRORS:=}" "${ULP_MEM_ALIGN:=1028}" "${ULP_WILDCARD:=0}"
+: "${ULP_LOG_ERRORS:=}" "${ULP_LOG_RECONNECT:=}"
+: "${ULP_MEM_ALIGN:=1028}" "${ULP_WILDCARD:=0}"
 : "${ULP_DATA:=fio_data}" "${ULP_TARGET_MR:=}"
 : "${ULP_BSSPLIT:=512/5:4k/15:7680/10:16k/10:64k/15:132k/15:512k/15:1m/15}"
 
@@ -694,6 +702,55 @@ target_mrs() {
 	return 1
 }
 
+# The counters of RDMA device $1 that count a failed, refused or
+# repeated transfer, "<name> <value>" a line each (rxe's: sequence
+# errors, duplicates, RNR NAKs, retries exhausted, send errors, link
+# down); none for a device without such counters (siw).
+dev_errors() {
+	local f
+
+	for f in "/sys/class/infiniband/$1/ports/1/hw_counters/"*; do
+		case ${f##*/} in
+		*_err | duplicate_request | out_of_seq_request | link_downed)
+			echo "${f##*/} $(cat "$f")" ;;
+		esac
+	done
+}
+
+# After the data check: print "connected once (<N> QPs, <M> CM IDs kept,
+# ...", or why the run had more than one or an error: a QP or CM ID of
+# $DEVS that is not in the list $1 taken once connected (a ULP that lost
+# its connection and made another holds other ones: the RDMA CM numbers
+# its IDs cyclically), a counter of dev_errors $3 that grew from $2,
+# taken when the device was made, ulp_connections other than 1, or a
+# line of $ULP_LOG_RECONNECT in the kernel log since the line $4.
+connections_kept() {
+	local ids=$1 errs=$2 dev=$3 changed grew n='' lost=''
+
+	changed=$(diff <(sort <<<"$ids") <(res_list "$DEVS" qp cm_id | sort) |
+		awk '/^</ { gone++ } /^>/ { made++ }
+			END { if (gone + made) print gone + 0 " gone, " made + 0 " new" }')
+	grew=$(join <(sort <<<"$errs") <(dev_errors "$dev" | sort) |
+		awk '$3 != $2 { printf "%s +%d;", $1, $3 - $2 }')
+	declare -F ulp_connections >/dev/null && n=$(ulp_connections)
+	[ -n "$ULP_LOG_RECONNECT" ] &&
+		lost=$(kmsg_since "$4" | grep -E -m 1 "$ULP_LOG_RECONNECT")
+	if [ -n "$changed$grew$lost" ] || [ "${n:-1}" != 1 ]; then
+		echo "not connected once or errors:" \
+			"${changed:+QPs and CM IDs $changed;}" \
+			"${grew:+errors: $grew}" "${n:+the ULP counts $n connections;}" \
+			"${lost:+the kernel logged: $lost}"
+		return 1
+	fi
+	echo -n "connected once ($(grep -c '^qp ' <<<"$ids") QPs," \
+		"$(grep -c '^cm_id ' <<<"$ids") CM IDs kept${n:+, the ULP counts 1}), "
+	if [ -z "$errs" ]; then
+		echo "$TRANSPORT keeps no error counters"
+	else
+		echo "$TRANSPORT's $(wc -l <<<"$errs") error counters unchanged"
+	fi
+}
+
 # Print "write <MB/s> MB/s <IOPS> IOPS, read ..." from fio's terse line:
 # KiB/s and IOPS are fields 7 and 8 for reads, 48 and 49 for writes.
 fio_figures() {
@@ -785,7 +842,7 @@ lo_device() {
 
 # One transport: four results.
 run_transport() {
-	local t=$1 dev=rdmatest_$1 devs out ok qps=0 mrs
+	local t=$1 dev=rdmatest_$1 devs out ok qps=0 mrs ids errs
 	# The kernel log is read from this line on: it names this
 	# invocation, so that an earlier run's line in the same boot is not
 	# taken for it.
@@ -799,6 +856,7 @@ run_transport() {
 	TRANSPORT=$t
 	BASE_QP_MR=$(res_list "$devs" qp mr)
 	BASE_ALL=$(res_list "$devs" "${KINDS[@]}")
+	errs=$(dev_errors "$dev")
 
 	# data
 	DATA=
@@ -814,7 +872,9 @@ run_transport() {
 		mrs=$(res_list "$devs" mr | wc -l)
 		ktap_print_msg "$t: connected, the device has $qps QPs, $mrs MRs"
 		[ -n "$ULP_NOTE" ] && ktap_print_msg "$t: $ULP_NOTE"
+		ids=$(res_list "$devs" qp cm_id)
 		out=$("$ULP_DATA") || ok=1
+		out+="; $(connections_kept "$ids" "$errs" "$dev" "$marker")" || ok=1
 		ktap_print_msg "$t: $out"
 	fi
 	result "$t data" $ok

@@ -116,6 +116,15 @@ nfs_files_check() {
 	fi
 }
 
+# The connections the client's transport made for the mount: the
+# connect count of its "xprt: rdma <port> <binds> <connects> ..." line in
+# /proc/self/mountstats.
+ulp_connections() {
+	awk -v mnt="$MNT" '$1 == "device" { ours = $5 == mnt }
+		ours && $1 == "xprt:" && $2 == "rdma" { print $5 }' \
+		/proc/self/mountstats
+}
+
 ulp_disconnect() {
 	[ -n "$MNT" ] && mountpoint -q "$MNT" && umount "$MNT"
 	MNT=

@@ -47,6 +47,9 @@ fi
 # (flushed work requests at disconnect are not reported).
 ULP_LOG_ERRORS='nvmet_rdma: (RDMA (READ|WRITE) for CQE|SEND for CQE'
 ULP_LOG_ERRORS+='|sending cmd response|post_recv cmd)[^.]* failed'
+# The host's when it lost its controller and recovers or reconnects.
+ULP_LOG_RECONNECT='nvme nvme[0-9]+: (starting error recovery|Reconnecting in'
+ULP_LOG_RECONNECT+='|Failed reconnect attempt|Successfully reconnected)'
 
 source "$(dirname "$(readlink -f "$0")")/lib.sh"
 

@@ -45,6 +45,8 @@ FILE_SIZES=(200 3000 4097 65536 200003 1048576)
 EXPORT=
 MNT=
 MOUNTD_PID=
+# smb_reconnects when the run began.
+RECONNECTS=
 
 ulp_check() {
 	if pidof ksmbd.mountd >/dev/null; then
@@ -77,7 +79,14 @@ ksmbd_start() {
 		-c "$TMP/ksmbd.conf" -u "$TMP/ksmbdpwd.db"
 }
 
+# The client's count of SMB sessions it reconnected, machine-wide.
+smb_reconnects() {
+	sed -nE 's/^([0-9]+) session [0-9]+ share reconnects$/\1/p' \
+		/proc/fs/cifs/Stats
+}
+
 ulp_start() {
+	RECONNECTS=$(smb_reconnects)
 	ksmbd_start && lo_device "$1" || return 1
 	MNT=$TMP/mnt
 	mkdir -p "$MNT" &&
@@ -90,6 +99,10 @@ ulp_start() {
 	TARGET_DATA=$EXPORT/fio.data
 }
 
+# One connection, plus one for each session the client reconnected.
+ulp_connections() {
+	echo $((1 + $(smb_reconnects) - RECONNECTS))
+}
 
 ulp_disconnect() {
 	[ -n "$MNT" ] && mountpoint -q "$MNT" && umount "$MNT"

@@ -27,6 +27,8 @@ ULP_WILDCARD=1
 # and ib_srp's when a work request of a live channel failed.
 ULP_LOG_ERRORS='ib_srpt (RDMA_READ for ioctx|sending response for ioctx)[^.]* failed'
 ULP_LOG_ERRORS+='|ib_srpt .*sending cmd response failed|ib_srp: failed [A-Z_ ]+ status'
+# The SRP transport's when it reconnected.
+ULP_LOG_RECONNECT='reconnect (succeeded|attempt [0-9]+ failed)'
 
 source "$(dirname "$(readlink -f "$0")")/lib.sh"
 

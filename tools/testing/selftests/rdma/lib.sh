@@ -790,6 +790,14 @@ lio_pi_errors() {
 }
 
 
+# The TCP and UDP sockets that listen on port $1 other than at $2, ss's
+# local address (e.g. 192.0.2.1:2049, or *%rdmatest0:445 for a socket
+# bound to the device): none may where the test binds its service.
+listening_beyond() {
+	ss -Hltnu | awk -v port=":$1" -v mine="$2" '
+		substr($5, length($5) - length(port) + 1) == port && $5 != mine'
+}
+
 # Delete the RDMA device $1 if the test added it.
 link_delete() {
 	[ -n "${ADDED_LINK[$1]:-}" ] || return 0

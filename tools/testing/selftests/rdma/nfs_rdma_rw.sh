@@ -19,9 +19,13 @@
 # in ./config.  nfsd and rpc.mountd must not be running: the test starts
 # its own, with a grace period of 10 seconds, and stops them at the end;
 # nfsd's versions, grace period and lease time get back their values.
+# The directory is exported to the test's address alone, which is the
+# client's; nfsd's TCP socket listens there alone and rpc.mountd opens
+# none.  rpc.nfsd gives svcrdma's listener no address, so while the test
+# runs nfsd answers on RDMA port 20049 of every RDMA device.
 
 ULP_NAME=svcrdma
-ULP_COMMANDS="rpc.nfsd rpc.mountd exportfs mount.nfs sha256sum"
+ULP_COMMANDS="rpc.nfsd rpc.mountd exportfs mount.nfs sha256sum ss"
 ULP_WILDCARD=1
 ULP_MODULES="nfsd rpcrdma nfs"
 # No ULP_TARGET_MR: svcrdma and the client's xprtrdma are one module,
@@ -75,16 +79,21 @@ nfs_server_start() {
 	fi
 	EXPORT=$TMP/export
 	mkdir -p "$EXPORT" || return 1
-	daemon_start MOUNTD_PID "$TMP/mountd.log" rpc.mountd -F -N 3
-	exportfs -i -o rw,no_root_squash,insecure,fsid=0,sync "*:$EXPORT" ||
+	# No MOUNT protocol (NFSv4 needs none): rpc.mountd opens no socket.
+	daemon_start MOUNTD_PID "$TMP/mountd.log" rpc.mountd -F -N 2 -N 3 -n -u
+	exportfs -i -o rw,no_root_squash,insecure,fsid=0,sync "$ADDR:$EXPORT" ||
 		return 1
 	for p in $NFSD_PARAMS; do
 		NFSD_WAS[$p]=$(cat "$NFSD/$p") || return 1
 	done
 	STARTED_NFSD=1
-	rpc.nfsd -N 3 -G 10 -L 10 --rdma="$NFS_PORT" 4 || return 1
+	rpc.nfsd -N 3 -H "$ADDR" -G 10 -L 10 --rdma="$NFS_PORT" 4 || return 1
 	grep -q "^rdma $NFS_PORT" "$NFSD/portlist" ||
 		{ echo "nfsd does not list rdma $NFS_PORT"; return 1; }
+	if listening_beyond 2049 "$ADDR:2049" | grep -q .; then
+		echo "nfsd listens on port 2049 beyond $ADDR"
+		return 1
+	fi
 }
 
 ulp_start() {
@@ -141,7 +150,7 @@ ulp_stop() {
 	for p in "${!NFSD_WAS[@]}"; do
 		echo "${NFSD_WAS[$p]}" >"$NFSD/$p" && unset "NFSD_WAS[$p]"
 	done
-	[ -n "$EXPORT" ] && exportfs -u "*:$EXPORT"
+	[ -n "$EXPORT" ] && exportfs -u "$ADDR:$EXPORT"
 	EXPORT=
 	if [ -n "$MOUNTD_PID" ]; then
 		daemon_stop "$MOUNTD_PID"

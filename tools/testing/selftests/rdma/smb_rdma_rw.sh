@@ -17,9 +17,13 @@
 # ksmbd.adduser, ksmbd.control), mount.cifs (cifs-utils) and the options
 # in ./config.  ksmbd must not be running: the test starts its own, with
 # a configuration and a user database of its own, and stops it at the end.
+# Its TCP socket listens on the test's interface alone, and the user's
+# password is new each run; ksmbd's SMB Direct listener takes no address
+# (smb_direct_listen()), so while the test runs ksmbd answers on RDMA
+# port 5445 of every RDMA device.
 
 ULP_NAME=ksmbd
-ULP_COMMANDS="ksmbd.mountd ksmbd.adduser ksmbd.control mount.cifs sha256sum"
+ULP_COMMANDS="ksmbd.mountd ksmbd.adduser ksmbd.control mount.cifs sha256sum ss"
 ULP_WILDCARD=1
 ULP_MODULES="ksmbd cifs"
 ULP_TARGET_MR=ksmbd
@@ -40,7 +44,9 @@ source "$(dirname "$(readlink -f "$0")")/lib.sh"
 
 SHARE=rdmatest
 USER_NAME=rdmatest
-PASSWORD=rdma-selftest
+# A password of this run's own: ksmbd takes SMB Direct on every RDMA
+# device while the test runs.
+PASSWORD=$(od -An -N12 -tx1 /dev/urandom | tr -d ' \n')
 FILE_SIZES=(200 3000 4097 65536 200003 1048576)
 EXPORT=
 MNT=
@@ -63,6 +69,8 @@ ksmbd_start() {
 	cat >"$TMP/ksmbd.conf" <<-EOF
 	[global]
 	server min protocol = SMB3_11
+	bind interfaces only = yes
+	interfaces = $NETDEV
 	[$SHARE]
 	path = $EXPORT
 	read only = no
@@ -93,6 +101,10 @@ ulp_start() {
 		mount -t cifs "//$ADDR/$SHARE" "$MNT" \
 			-o "rdma,vers=3.1.1,username=$USER_NAME,password=$PASSWORD" ||
 		return 1
+	if listening_beyond 445 "*%$NETDEV:445" | grep -q .; then
+		echo "ksmbd listens on TCP port 445 beyond $NETDEV"
+		return 1
+	fi
 	files_check "$MNT" "$EXPORT" || return 1
 	ULP_NOTE="files of ${FILE_SIZES[*]} bytes read back and on the server"
 	DATA=$MNT/fio.data

@@ -121,7 +121,7 @@ struct ib_mock_wr {
  * @qp_max_send_sge: &ib_qp_cap.max_send_sge of those QPs; 0, the
  *		default, for the device's maximum
  * @dma_counted: the device maps through the mock's counting DMA ops (see
- *		ib_mock.c); false with virtual DMA, where the fields below
+ *		ib_mock_dma.c); false with virtual DMA, where the fields below
  *		stay 0
  * @dma_merge:	map_sg merges entries that follow each other in bus
  *		address space into one DMA entry, as an IOMMU may, and the

@@ -982,6 +982,80 @@ static void rw_test_post_fails(struct kunit *test)
 }
 
 /* A failed MR allocation fails QP creation and leaves no MR behind. */
+/* Work requests of @opcode in the mock's log. */
+static unsigned int rw_logged(struct ib_mock *mock, enum ib_wr_opcode opcode)
+{
+	unsigned int i, n = 0;
+
+	for (i = 0; i < mock->nr_log; i++)
+		n += mock->log[i].opcode == opcode;
+	return n;
+}
+
+/*
+ * isert links and posts a context again when ib_post_send() refused it,
+ * which rdma_rw_ctx_wrs()'s kernel-doc allows while none of its work
+ * requests reached the device.  The second post must move every byte,
+ * through MRs whose keys the device takes, and leave the pool whole.  Each
+ * profile runs an I/O first, so that the refused one gets MRs that are
+ * still registered: an InfiniBand READ past max_sgl_rd must invalidate
+ * each by the key it holds before registering it again, an iWARP READ
+ * had its MRs invalidated by the READ response; and an InfiniBand WRITE
+ * of SGEs.
+ */
+static void rw_test_repost_refused(struct kunit *test)
+{
+	static const struct rw_shape shape = { "repost", 9, 100, 77, 0 };
+	static const struct {
+		const struct ib_mock_profile *profile;
+		enum dma_data_direction dir;
+		bool inv;
+	} runs[] = {
+		{ &ib_mock_sgl_rd, DMA_FROM_DEVICE, true },
+		{ &ib_mock_small_mr, DMA_FROM_DEVICE, false },
+		{ &ib_mock_ib, DMA_TO_DEVICE, false },
+	};
+	unsigned int i, pool;
+	int round;
+
+	for (i = 0; i < ARRAY_SIZE(runs); i++) {
+		struct ib_mock *mock = ib_mock_create(test, runs[i].profile,
+						      RW_CTXS, 0);
+		struct rw_buf *buf = rw_buf_alloc(test, &shape);
+		enum dma_data_direction dir = runs[i].dir;
+		struct rdma_rw_ctx ctx;
+
+		pool = ib_mock_pool_free(mock, &mock->qp->rdma_mrs);
+		rw_fill_remote(mock, rw_xfer_len(buf, 0));
+		for (round = 0; round < 2; round++) {
+			struct ib_mock_done done = IB_MOCK_DONE_INIT;
+
+			KUNIT_ASSERT_GT(test,
+					rw_init(&ctx, mock, buf, 0, dir, RW_SG),
+					0);
+			ib_mock_clear_log(mock);
+			mock->fail_post_at = round;
+			if (round)
+				KUNIT_EXPECT_LT(test,
+						rdma_rw_ctx_post(&ctx, mock->qp,
+								 RW_PORT,
+								 &done.cqe,
+								 NULL), 0);
+			KUNIT_EXPECT_EQ(test, 0,
+					rdma_rw_ctx_post(&ctx, mock->qp,
+							 RW_PORT, &done.cqe,
+							 NULL));
+			KUNIT_EXPECT_EQ(test, ib_mock_poll(mock), 1);
+			KUNIT_EXPECT_EQ(test, done.status, IB_WC_SUCCESS);
+			rw_destroy(&ctx, mock, buf, dir, RW_SG);
+		}
+		KUNIT_EXPECT_EQ(test, rw_logged(mock, IB_WR_LOCAL_INV) > 0,
+				runs[i].inv);
+		rw_expect_pool_whole(test, mock, pool);
+		rw_check_data(test, mock, buf, 0, dir);
+	}
+}
+
 static void rw_test_alloc_mr_fails(struct kunit *test)
 {
 	struct ib_mock *mock = ib_mock_create_device(test, &ib_mock_iwarp);
@@ -3002,6 +3076,7 @@ static struct kunit_case rw_test_cases[] = {
 	KUNIT_CASE(rw_test_no_pool),
 	KUNIT_CASE(rw_test_map_fails),
 	KUNIT_CASE(rw_test_post_fails),
+	KUNIT_CASE(rw_test_repost_refused),
 	KUNIT_CASE(rw_test_alloc_mr_fails),
 	KUNIT_CASE(rw_test_sizing),
 	KUNIT_CASE(rw_test_sizing_overflow),

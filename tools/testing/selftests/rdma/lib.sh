@@ -732,7 +732,11 @@ connections_kept() {
 			END { if (gone + made) print gone + 0 " gone, " made + 0 " new" }')
 	grew=$(join <(sort <<<"$errs") <(dev_errors "$dev" | sort) |
 		awk '$3 != $2 { printf "%s +%d;", $1, $3 - $2 }')
-	declare -F ulp_connections >/dev/null && n=$(ulp_connections)
+	# A count the hook cannot read fails too.
+	if declare -F ulp_connections >/dev/null; then
+		n=$(ulp_connections)
+		n=${n:-?}
+	fi
 	[ -n "$ULP_LOG_RECONNECT" ] &&
 		lost=$(kmsg_since "$4" | grep -E -m 1 "$ULP_LOG_RECONNECT")
 	if [ -n "$changed$grew$lost" ] || [ "${n:-1}" != 1 ]; then

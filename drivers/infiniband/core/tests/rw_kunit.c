@@ -993,6 +993,31 @@ static unsigned int rw_logged(struct ib_mock *mock, enum ib_wr_opcode opcode)
 }
 
 /*
+ * An I/O through a new context, posted once, or refused by the mock at its
+ * first work request with @refuse and then posted again.
+ */
+static void rw_post_refused_io(struct kunit *test, struct ib_mock *mock,
+			       struct rw_buf *buf, enum dma_data_direction dir,
+			       bool refuse)
+{
+	struct ib_mock_done done = IB_MOCK_DONE_INIT;
+	struct rdma_rw_ctx ctx;
+
+	KUNIT_ASSERT_GT(test, rw_init(&ctx, mock, buf, 0, dir, RW_SG), 0);
+	ib_mock_clear_log(mock);
+	if (refuse) {
+		mock->fail_post_at = 1;
+		KUNIT_EXPECT_LT(test, rdma_rw_ctx_post(&ctx, mock->qp, RW_PORT,
+						       &done.cqe, NULL), 0);
+	}
+	KUNIT_EXPECT_EQ(test, 0, rdma_rw_ctx_post(&ctx, mock->qp, RW_PORT,
+						  &done.cqe, NULL));
+	KUNIT_EXPECT_EQ(test, ib_mock_poll(mock), 1);
+	KUNIT_EXPECT_EQ(test, done.status, IB_WC_SUCCESS);
+	rw_destroy(&ctx, mock, buf, dir, RW_SG);
+}
+
+/*
  * isert links and posts a context again when ib_post_send() refused it,
  * which rdma_rw_ctx_wrs()'s kernel-doc allows while none of its work
  * requests reached the device.  The second post must move every byte,
@@ -1016,43 +1041,20 @@ static void rw_test_repost_refused(struct kunit *test)
 		{ &ib_mock_ib, DMA_TO_DEVICE, false },
 	};
 	unsigned int i, pool;
-	int round;
 
 	for (i = 0; i < ARRAY_SIZE(runs); i++) {
 		struct ib_mock *mock = ib_mock_create(test, runs[i].profile,
 						      RW_CTXS, 0);
 		struct rw_buf *buf = rw_buf_alloc(test, &shape);
-		enum dma_data_direction dir = runs[i].dir;
-		struct rdma_rw_ctx ctx;
 
 		pool = ib_mock_pool_free(mock, &mock->qp->rdma_mrs);
 		rw_fill_remote(mock, rw_xfer_len(buf, 0));
-		for (round = 0; round < 2; round++) {
-			struct ib_mock_done done = IB_MOCK_DONE_INIT;
-
-			KUNIT_ASSERT_GT(test,
-					rw_init(&ctx, mock, buf, 0, dir, RW_SG),
-					0);
-			ib_mock_clear_log(mock);
-			mock->fail_post_at = round;
-			if (round)
-				KUNIT_EXPECT_LT(test,
-						rdma_rw_ctx_post(&ctx, mock->qp,
-								 RW_PORT,
-								 &done.cqe,
-								 NULL), 0);
-			KUNIT_EXPECT_EQ(test, 0,
-					rdma_rw_ctx_post(&ctx, mock->qp,
-							 RW_PORT, &done.cqe,
-							 NULL));
-			KUNIT_EXPECT_EQ(test, ib_mock_poll(mock), 1);
-			KUNIT_EXPECT_EQ(test, done.status, IB_WC_SUCCESS);
-			rw_destroy(&ctx, mock, buf, dir, RW_SG);
-		}
+		rw_post_refused_io(test, mock, buf, runs[i].dir, false);
+		rw_post_refused_io(test, mock, buf, runs[i].dir, true);
 		KUNIT_EXPECT_EQ(test, rw_logged(mock, IB_WR_LOCAL_INV) > 0,
 				runs[i].inv);
 		rw_expect_pool_whole(test, mock, pool);
-		rw_check_data(test, mock, buf, 0, dir);
+		rw_check_data(test, mock, buf, 0, runs[i].dir);
 	}
 }
 

@@ -29,8 +29,8 @@ here=$(cd "$(dirname "$0")" && pwd)
 base_rw=${BASE_RW:-$BUILD/base-rw}
 wt=$base_rw/linux
 rw_files=(drivers/infiniband/core/rw.c include/rdma/rw.h)
-force_mr=(--kernel_args=ib_core.force_mr=1 --kernel_args=rw_kunit.force_mr=1
-	'ib_core_rw.rw_test_force_mr*')
+force_mr=(--kernel_args=ib_core.force_mr=1
+	--kernel_args=ib_core_rw_kunit.force_mr=1 'ib_core_rw.rw_test_force_mr*')
 
 # The worktree with side $1's rw.c.  Unchanged files keep their times, so
 # make rebuilds only what includes a file that changed.

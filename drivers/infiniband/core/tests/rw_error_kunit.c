@@ -244,6 +244,26 @@ static void rw_test_alloc_mr_fails(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, mock->mrs, 0);
 }
 
+/*
+ * A QP with IB_QP_CREATE_INTEGRITY_EN takes plain MRs and as many
+ * integrity MRs: whichever of them cannot be allocated, creation fails
+ * with the allocation's error and leaves no MR of either kind.
+ */
+static void rw_test_alloc_integrity_mr_fails(struct kunit *test)
+{
+	struct ib_mock *mock = ib_mock_create_device(test, &ib_mock_pi);
+	const u32 integrity = IB_QP_CREATE_INTEGRITY_EN;
+	struct ib_qp *qp;
+	u32 n;
+
+	for (n = 1; n <= 2 * RW_CTXS; n++) {
+		mock->fail_alloc_mr = n;
+		qp = ib_mock_create_qp(mock, RW_CTXS, integrity);
+		KUNIT_EXPECT_EQ(test, PTR_ERR(qp), -ENOMEM);
+		KUNIT_EXPECT_EQ(test, mock->mrs, 0);
+	}
+}
+
 /* A device profile, with or without DMA segment limits to cut at. */
 struct rw_iter_case {
 	const struct ib_mock_profile *profile;
@@ -1086,6 +1106,7 @@ static struct kunit_case rw_error_cases[] = {
 	KUNIT_CASE(rw_test_post_fails),
 	KUNIT_CASE(rw_test_repost_refused),
 	KUNIT_CASE(rw_test_alloc_mr_fails),
+	KUNIT_CASE(rw_test_alloc_integrity_mr_fails),
 	KUNIT_CASE_PARAM(rw_test_bvec_bad_input, rw_iter_gen_params),
 	KUNIT_CASE_PARAM(rw_test_init_fault, rw_fault_gen_params),
 	KUNIT_CASE_PARAM(rw_test_alloc_fails, rw_alloc_gen_params),

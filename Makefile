@@ -23,7 +23,7 @@ export PATH := /usr/lib/ccache:/usr/bin:$(PATH)
 export BUILD LINUX OBJ_UM OBJ_X86 SERIES
 
 .PHONY: all setup base apply config build check kunit kunit-x86 e2e bench \
-	mutate series fixes irdma-fixes clean
+	mutate coverage series fixes irdma-fixes clean
 
 all: build
 
@@ -86,6 +86,11 @@ bench: setup
 
 mutate: setup
 	@tools/series/mutate.sh $(MUTATE)
+
+# rw.c's line and branch coverage by the R/W suites (UML, gcov), as make
+# check's coverage stage measures it.
+coverage: setup
+	@tools/series/coverage.sh
 
 series: apply
 	@tools/series/format.sh $(SERIES)

@@ -457,7 +457,7 @@ check_git_am() {
 # them (make check CHECKS="kunit lint"): each needs only the series applied
 # and configured, as make check leaves it, but the KUnit results of kunit
 # for its own lines.
-stages=(kunit base irdma e2e bisect lint mail)
+stages=(kunit coverage base irdma e2e bisect lint mail)
 
 # The KUnit suites of both kernels and what their kernel logs must not
 # hold.
@@ -488,6 +488,12 @@ stage_kunit() {
 		race_kcsan
 	check "bench: ib_core_rw_bench printed figures for every case" \
 		python3 "$here/bench_table.py" --check "$OBJ_UM/test.log"
+}
+
+# rw.c's line and branch coverage by the R/W suites on UML, each line
+# they leave unexecuted explained (coverage.sh).
+stage_coverage() {
+	tally "$("$here/coverage.sh")"
 }
 
 # The suites on the base tree's rw.c, then with the rw.c fixes.

@@ -5,7 +5,8 @@
   summary.py <logs> <repo> <linux> <passed> <failed>
       print the summary of the run whose verdict lines are <logs>/results.txt
       and whose stage times are <logs>/times.txt: totals, the cases of each
-      KUnit suite, the e2e runs, rw.c's size and each stage's time.
+      KUnit suite, the e2e runs, rw.c's size and coverage and each
+      stage's time.
       check.sh writes it to <logs>/summary.txt after every stage.
   summary.py --tested <summary>
       print what a cover letter says it was tested with, from a summary:
@@ -88,6 +89,9 @@ def write_summary(logs, repo, linux, passed, failed):
         bad = [f"{u} {t}" for v, u, t in runs if v != "PASS"]
         print(f"e2e: {len(runs)} guest runs, {len(runs) - len(bad)} passed"
               + (f", failed: {', '.join(bad)}" if bad else ""))
+    for line in lines:
+        if line.startswith("PASS coverage: rw.c lines "):
+            print(f"coverage: {line[len('PASS coverage: '):]}")
     for stage, secs in stage_times(logs):
         print(f"stage {stage}: {secs} s")
 
@@ -123,6 +127,8 @@ def tested(path):
             say(f"KUnit, {label}: {', '.join(by_arch[arch])} cases;")
     for line in field(summary, "e2e"):
         say(f"the selftests in UML guests: {line}.")
+    for line in field(summary, "coverage"):
+        say(f"gcov: {line}.")
 
 
 def main():

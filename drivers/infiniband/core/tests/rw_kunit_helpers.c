@@ -11,7 +11,6 @@
 #endif
 #include "rw_kunit_helpers.h"
 #include "rw_under_test.h"
-#include "warn_watch.h"
 
 #if IS_ENABLED(CONFIG_INFINIBAND_RW_KUNIT_TEST_BASE_RW)
 /*
@@ -564,15 +563,4 @@ struct page *rw_block_alloc(struct kunit *test, u32 nr_pages)
 	KUNIT_ASSERT_EQ(test, 0, kunit_add_action_or_reset(test, rw_free_block,
 							   block));
 	return block;
-}
-
-/*
- * The suite_init of each R/W suite: WARNs counted, the mock as strict as
- * the rw.c under test allows.
- */
-int rw_suite_init_common(struct kunit_suite *suite)
-{
-	/* The base rw.c registers a WRITE's source writable. */
-	ib_mock_lax_access = RW_BASE;
-	return warn_watch_register();
 }

@@ -120,6 +120,4 @@ struct rw_dma_mark rw_dma_mark(struct ib_mock *mock);
 void rw_expect_dma_undone(struct kunit *test, struct ib_mock *mock,
 			  const struct rw_dma_mark *mark);
 
-int rw_suite_init_common(struct kunit_suite *suite);
-
 #endif /* _RW_KUNIT_HELPERS_H */

@@ -551,13 +551,6 @@ static void rw_test_race_churn(struct kunit *test)
 	race_run(race_setup(test), race_churn_fn, RACE_CHURNS);
 }
 
-static int race_suite_init(struct kunit_suite *suite)
-{
-	/* The base rw.c registers a WRITE's source writable. */
-	ib_mock_lax_access = RW_BASE;
-	return warn_watch_register();
-}
-
 static struct kunit_case race_test_cases[] = {
 	KUNIT_CASE_PARAM(rw_test_race, race_gen_params),
 	KUNIT_CASE_PARAM(rw_test_race_churn, race_gen_params),
@@ -566,7 +559,7 @@ static struct kunit_case race_test_cases[] = {
 
 static struct kunit_suite race_test_suite = {
 	.name = "ib_core_rw_race",
-	.suite_init = race_suite_init,
+	.suite_init = rw_suite_init_common,
 	.suite_exit = warn_watch_suite_exit,
 	.init = warn_watch_case_init,
 	.test_cases = race_test_cases,

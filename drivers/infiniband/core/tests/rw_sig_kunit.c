@@ -870,7 +870,7 @@ static int sig_suite_init(struct kunit_suite *suite)
 							i ? 4096 : 512,
 							t,
 						};
-	return sig_suite_init_common(suite);
+	return rw_suite_init_common(suite);
 }
 
 static struct kunit_case sig_test_cases[] = {

@@ -11,7 +11,6 @@
 
 #include "rw_sig_kunit_helpers.h"
 #include "rw_under_test.h"
-#include "warn_watch.h"
 
 /* Remote bytes on each side of the stream that must stay untouched. */
 #define SIG_MARGIN	64
@@ -366,15 +365,4 @@ void sig_default_attrs(struct ib_sig_attrs *attrs)
 	struct sig_case c = { DMA_TO_DEVICE, SIG_DIF_DIF, SIG_CRC, 512, false };
 
 	sig_case_attrs(&c, attrs);
-}
-
-/*
- * The suite_init of each signature suite: WARNs counted, the mock as
- * strict as the rw.c under test allows.
- */
-int sig_suite_init_common(struct kunit_suite *suite)
-{
-	/* The base rw.c registers a WRITE's source writable. */
-	ib_mock_lax_access = RW_BASE;
-	return warn_watch_register();
 }

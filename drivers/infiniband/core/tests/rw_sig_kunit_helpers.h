@@ -95,6 +95,5 @@ void sig_run_clean(struct kunit *test, struct ib_mock *mock,
 void sig_case_attrs(const struct sig_case *c,
 		    struct ib_sig_attrs *attrs);
 void sig_default_attrs(struct ib_sig_attrs *attrs);
-int sig_suite_init_common(struct kunit_suite *suite);
 
 #endif /* _RW_SIG_KUNIT_HELPERS_H */

@@ -18,6 +18,7 @@
 #include "ib_mock.h"
 #include "ib_mock_pi.h"
 #include "rw_sig_kunit_helpers.h"
+#include "rw_under_test.h"
 #include "warn_watch.h"
 
 /*
@@ -491,7 +492,7 @@ static struct kunit_case sig_t10_cases[] = {
 
 static struct kunit_suite sig_t10_suite = {
 	.name = "ib_core_rw_sig_t10",
-	.suite_init = sig_suite_init_common,
+	.suite_init = rw_suite_init_common,
 	.suite_exit = warn_watch_suite_exit,
 	.init = warn_watch_case_init,
 	.test_cases = sig_t10_cases,

@@ -12,6 +12,9 @@
 #include <kunit/test.h>
 #include <rdma/rw.h>
 
+#include "ib_mock.h"
+#include "warn_watch.h"
+
 #define RW_BASE	IS_ENABLED(CONFIG_INFINIBAND_RW_KUNIT_TEST_BASE_RW)
 
 /*
@@ -62,6 +65,17 @@ static inline void rw_base_faults(struct kunit *test)
 	if (RW_BASE && IS_ENABLED(CONFIG_UML))
 		kunit_skip(test,
 			   "faults on the base rw.c, a panic on UML: x86_64 runs it");
+}
+
+/*
+ * The suite_init of the R/W suites: WARNs counted, the mock as strict as
+ * the rw.c under test allows (the base rw.c registers a WRITE's source
+ * writable).
+ */
+static inline int rw_suite_init_common(struct kunit_suite *suite)
+{
+	ib_mock_lax_access = RW_BASE;
+	return warn_watch_register();
 }
 
 #endif /* _RW_UNDER_TEST_H */

@@ -360,63 +360,59 @@ static void rw_expect_walk_moved(struct kunit *test, struct ib_mock *mock,
  * the end of the first page, and an empty segment comes before each of
  * the two that hold data.
  */
-static void rw_test_bvec_empty_segments(struct kunit *test)
+static void rw_empty_segments_io(struct kunit *test,
+				 const struct ib_mock_profile *profile,
+				 enum dma_data_direction dir)
 {
 	static const struct rw_shape shape = { "3pages", 3 };
-	const struct ib_mock_profile *const profiles[] = {
-		&ib_mock_ib, &ib_mock_iwarp, &ib_mock_sge1,
-	};
-	const enum dma_data_direction dirs[] = {
-		DMA_TO_DEVICE, DMA_FROM_DEVICE,
-	};
 	const struct bvec_iter start = {
 		.bi_bvec_done = PAGE_SIZE,
 		.bi_size = 2 * PAGE_SIZE - 8,
 	};
-	u32 p, d, j, bad;
+	struct ib_mock *mock = ib_mock_create(test, profile, 1, 0);
+	struct rw_buf *buf = rw_buf_alloc(test, &shape);
+	const u8 *first = page_address(buf->pages[0]);
+	struct ib_mock_done done = IB_MOCK_DONE_INIT;
+	struct rdma_rw_ctx ctx;
+	struct bio_vec bvecs[5];
+	u32 j, bad = 0;
+
+	bvecs[0] = buf->bvecs[0];
+	bvec_set_page(&bvecs[1], buf->pages[1], 0, 0);
+	bvec_set_page(&bvecs[2], buf->pages[1], PAGE_SIZE - 8, 8);
+	bvec_set_page(&bvecs[3], buf->pages[2], 0, 0);
+	bvecs[4] = buf->bvecs[2];
+	rw_fill_remote(mock, start.bi_size);
+
+	KUNIT_ASSERT_GT(test, rw_init_bvec(&ctx, mock->qp, bvecs,
+					   ARRAY_SIZE(bvecs), start,
+					   mock->remote_addr + RW_REMOTE_OFF,
+					   mock->remote_rkey, dir), 0);
+	KUNIT_ASSERT_EQ(test, 0, rdma_rw_ctx_post(&ctx, mock->qp, RW_PORT,
+						  &done.cqe, NULL));
+	KUNIT_EXPECT_GT(test, ib_mock_poll(mock), 0);
+	KUNIT_EXPECT_EQ(test, done.status, IB_WC_SUCCESS);
+	rw_destroy_bvec(&ctx, mock->qp, bvecs, ARRAY_SIZE(bvecs), dir);
+	KUNIT_EXPECT_EQ(test, mock->qp->mrs_used, 0);
+
+	rw_expect_walk_moved(test, mock, bvecs, start);
+	/* The page the I/O starts at the end of: untouched. */
+	for (j = 0; j < PAGE_SIZE; j++)
+		bad += first[j] != rw_local_byte(0, j);
+	KUNIT_EXPECT_EQ(test, bad, 0);
+}
+
+static void rw_test_bvec_empty_segments(struct kunit *test)
+{
+	const struct ib_mock_profile *const profiles[] = {
+		&ib_mock_ib, &ib_mock_iwarp, &ib_mock_sge1,
+	};
+	u32 p;
 
 	rw_need_bvec(test);
 	for (p = 0; p < ARRAY_SIZE(profiles); p++) {
-		for (d = 0; d < ARRAY_SIZE(dirs); d++) {
-			struct ib_mock *mock = ib_mock_create(test, profiles[p],
-							      1, 0);
-			struct rw_buf *buf = rw_buf_alloc(test, &shape);
-			struct ib_mock_done done = IB_MOCK_DONE_INIT;
-			const u8 *first = page_address(buf->pages[0]);
-			struct rdma_rw_ctx ctx;
-			struct bio_vec bvecs[5];
-
-			bvecs[0] = buf->bvecs[0];
-			bvec_set_page(&bvecs[1], buf->pages[1], 0, 0);
-			bvec_set_page(&bvecs[2], buf->pages[1],
-				      PAGE_SIZE - 8, 8);
-			bvec_set_page(&bvecs[3], buf->pages[2], 0, 0);
-			bvecs[4] = buf->bvecs[2];
-			rw_fill_remote(mock, start.bi_size);
-
-			KUNIT_ASSERT_GT(test,
-					rw_init_bvec(&ctx, mock->qp, bvecs,
-						     ARRAY_SIZE(bvecs), start,
-						     mock->remote_addr +
-						     RW_REMOTE_OFF,
-						     mock->remote_rkey,
-						     dirs[d]), 0);
-			KUNIT_ASSERT_EQ(test, 0,
-					rdma_rw_ctx_post(&ctx, mock->qp,
-							 RW_PORT, &done.cqe,
-							 NULL));
-			KUNIT_EXPECT_GT(test, ib_mock_poll(mock), 0);
-			KUNIT_EXPECT_EQ(test, done.status, IB_WC_SUCCESS);
-			rw_destroy_bvec(&ctx, mock->qp, bvecs,
-					ARRAY_SIZE(bvecs), dirs[d]);
-			KUNIT_EXPECT_EQ(test, mock->qp->mrs_used, 0);
-
-			rw_expect_walk_moved(test, mock, bvecs, start);
-			/* The page the I/O starts at the end of: untouched. */
-			for (j = 0, bad = 0; j < PAGE_SIZE; j++)
-				bad += first[j] != rw_local_byte(0, j);
-			KUNIT_EXPECT_EQ(test, bad, 0);
-		}
+		rw_empty_segments_io(test, profiles[p], DMA_TO_DEVICE);
+		rw_empty_segments_io(test, profiles[p], DMA_FROM_DEVICE);
 	}
 }
 

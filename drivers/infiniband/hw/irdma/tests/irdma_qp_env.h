@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /*
  * What the QP suites share, irdma_verbs_qp (irdma_verbs_qp_kunit.c) and
- * irdma_verbs_roce (irdma_verbs_roce_kunit.c): a mock device with a PD
+ * the RoCE suites (irdma_roce_env.h): a mock device with a PD
  * and a CQ to make QPs on, the QP shapes every profile makes and those
  * the device cannot, and how a test reads a QP from the model.
  */

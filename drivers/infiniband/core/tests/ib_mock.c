@@ -484,6 +484,26 @@ int ib_mock_poll(struct ib_mock *mock)
 EXPORT_SYMBOL_GPL(ib_mock_poll);
 
 /**
+ * ib_mock_expect_done - expect the one good completion of what was posted
+ * @test:	the test to fail
+ * @mock:	the mock
+ * @done:	where the completion is to arrive
+ *
+ * Polls the CQ: it must deliver exactly one completion, to @done, and
+ * that completion must be successful, as for a chain a ULP signals once.
+ */
+void ib_mock_expect_done(struct kunit *test, struct ib_mock *mock,
+			 struct ib_mock_done *done)
+{
+	int calls = done->calls;
+
+	KUNIT_EXPECT_EQ(test, ib_mock_poll(mock), 1);
+	KUNIT_EXPECT_EQ(test, done->calls - calls, 1);
+	KUNIT_EXPECT_EQ(test, done->status, IB_WC_SUCCESS);
+}
+EXPORT_SYMBOL_GPL(ib_mock_expect_done);
+
+/**
  * ib_mock_cqe_done - &ib_cqe.done of a &struct ib_mock_done
  * @cq:		the CQ polled
  * @wc:		the completion

@@ -205,6 +205,8 @@ struct ib_mock *ib_mock_create_device(struct kunit *test,
 struct ib_qp *ib_mock_create_qp(struct ib_mock *mock, u32 max_rdma_ctxs,
 				u32 create_flags);
 int ib_mock_poll(struct ib_mock *mock);
+void ib_mock_expect_done(struct kunit *test, struct ib_mock *mock,
+			 struct ib_mock_done *done);
 void ib_mock_clear_log(struct ib_mock *mock);
 unsigned int ib_mock_pool_free(struct ib_mock *mock, struct list_head *pool);
 bool ib_mock_dma_sg_live(struct ib_mock *mock, struct scatterlist *sg,

@@ -125,8 +125,7 @@ static void rw_bvec_dma_io(struct kunit *test, struct ib_mock *mock,
 	}
 	KUNIT_ASSERT_EQ(test, 0, rdma_rw_ctx_post(&ctx, mock->qp, RW_PORT,
 						  &done.cqe, NULL));
-	KUNIT_EXPECT_EQ(test, ib_mock_poll(mock), 1);
-	KUNIT_EXPECT_EQ(test, done.status, IB_WC_SUCCESS);
+	ib_mock_expect_done(test, mock, &done);
 	rw_destroy_bvec(&ctx, mock->qp, io->bvecs, io->nr_bvec, dir);
 	KUNIT_EXPECT_EQ(test, mock->qp->mrs_used, 0);
 	rw_expect_dma_undone(test, mock, &mark);
@@ -339,8 +338,7 @@ static void rw_test_bvec_dma_merged(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, mock->nr_log, 1);
 	KUNIT_EXPECT_EQ(test, mock->log[0].num_sge, 1);
 	KUNIT_EXPECT_EQ(test, mock->log[0].sge[0].length, 3 * PAGE_SIZE);
-	KUNIT_EXPECT_EQ(test, ib_mock_poll(mock), 1);
-	KUNIT_EXPECT_EQ(test, done.status, IB_WC_SUCCESS);
+	ib_mock_expect_done(test, mock, &done);
 	rw_destroy_bvec(&ctx, mock->qp, bvecs, 3, DMA_TO_DEVICE);
 	KUNIT_EXPECT_EQ(test, mock->dma_live, 0);
 }

@@ -188,8 +188,7 @@ static void rw_post_refused_io(struct kunit *test, struct ib_mock *mock,
 	}
 	KUNIT_EXPECT_EQ(test, 0, rdma_rw_ctx_post(&ctx, mock->qp, RW_PORT,
 						  &done.cqe, NULL));
-	KUNIT_EXPECT_EQ(test, ib_mock_poll(mock), 1);
-	KUNIT_EXPECT_EQ(test, done.status, IB_WC_SUCCESS);
+	ib_mock_expect_done(test, mock, &done);
 	rw_destroy(&ctx, mock, buf, dir, RW_SG);
 }
 
@@ -438,8 +437,7 @@ static void rw_sig_do_io(struct kunit *test, struct ib_mock *mock,
 	}
 	KUNIT_ASSERT_EQ(test, 0, rdma_rw_ctx_post(&ctx, mock->qp, RW_PORT,
 						  &done.cqe, NULL));
-	KUNIT_EXPECT_EQ(test, ib_mock_poll(mock), 1);
-	KUNIT_EXPECT_EQ(test, done.status, IB_WC_SUCCESS);
+	ib_mock_expect_done(test, mock, &done);
 	KUNIT_EXPECT_EQ(test, 0, ib_check_mr_status(ctx.reg->mr,
 						    IB_MR_CHECK_SIG_STATUS,
 						    &status));
@@ -876,8 +874,7 @@ static void rw_alloc_survived(struct kunit *test, struct ib_mock *mock,
 
 	KUNIT_EXPECT_EQ(test, 0, rdma_rw_ctx_post(ctx, mock->qp, RW_PORT,
 						  &done.cqe, NULL));
-	KUNIT_EXPECT_EQ(test, ib_mock_poll(mock), 1);
-	KUNIT_EXPECT_EQ(test, done.status, IB_WC_SUCCESS);
+	ib_mock_expect_done(test, mock, &done);
 	if (!pi)
 		return;
 	KUNIT_EXPECT_EQ(test, 0, ib_check_mr_status(ctx->reg->mr,

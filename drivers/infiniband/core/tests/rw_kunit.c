@@ -182,9 +182,7 @@ static void rw_test_chain(struct kunit *test)
 	ib_mock_clear_log(mock);
 	KUNIT_ASSERT_EQ(test, 0, ib_post_send(mock->qp, first, NULL));
 	KUNIT_EXPECT_EQ(test, mock->nr_log, wqes);
-	KUNIT_EXPECT_EQ(test, ib_mock_poll(mock), 1);
-	KUNIT_EXPECT_EQ(test, done.calls, 1);
-	KUNIT_EXPECT_EQ(test, done.status, IB_WC_SUCCESS);
+	ib_mock_expect_done(test, mock, &done);
 
 	for (i = 0; i < 3; i++) {
 		u8 *p = page_address(buf[i]->pages[1]);
@@ -456,8 +454,7 @@ static void rw_test_bvec_multipage(struct kunit *test)
 		KUNIT_ASSERT_EQ(test, 0, rdma_rw_ctx_post(&ctx, mock->qp,
 							  RW_PORT, &done.cqe,
 							  NULL));
-		KUNIT_EXPECT_EQ(test, ib_mock_poll(mock), 1);
-		KUNIT_EXPECT_EQ(test, done.status, IB_WC_SUCCESS);
+		ib_mock_expect_done(test, mock, &done);
 		if (profiles[i] == &ib_mock_iwarp) {
 			KUNIT_EXPECT_EQ(test, mock->log[0].opcode,
 					IB_WR_REG_MR);
@@ -562,8 +559,7 @@ static void rw_test_mr_by_pages(struct kunit *test)
 	ib_mock_clear_log(mock);
 	KUNIT_ASSERT_EQ(test, 0, rdma_rw_ctx_post(&ctx, mock->qp, RW_PORT,
 						  &done.cqe, NULL));
-	KUNIT_EXPECT_EQ(test, ib_mock_poll(mock), 1);
-	KUNIT_EXPECT_EQ(test, done.status, IB_WC_SUCCESS);
+	ib_mock_expect_done(test, mock, &done);
 
 	for (i = 0, len = 0; i < mock->nr_log; i++) {
 		struct ib_mock_wr *wr = &mock->log[i];
@@ -666,8 +662,7 @@ static void rw_test_optional_mr_fails(struct kunit *test)
 					rdma_rw_ctx_post(&ctx, mock->qp,
 							 RW_PORT, &done.cqe,
 							 NULL));
-			KUNIT_EXPECT_EQ(test, ib_mock_poll(mock), 1);
-			KUNIT_EXPECT_EQ(test, done.status, IB_WC_SUCCESS);
+			ib_mock_expect_done(test, mock, &done);
 			KUNIT_EXPECT_EQ(test, mock->log[0].opcode,
 					IB_WR_RDMA_READ);
 			rw_destroy(&ctx, mock, buf, DMA_FROM_DEVICE, api);

@@ -519,9 +519,7 @@ void rw_do_io(struct kunit *test, struct ib_mock *mock,
 	KUNIT_ASSERT_EQ(test, 0, rdma_rw_ctx_post(&ctx, mock->qp, RW_PORT,
 						  &done.cqe, NULL));
 	KUNIT_EXPECT_EQ(test, mock->nr_posted - posted, wqes);
-	KUNIT_EXPECT_EQ(test, ib_mock_poll(mock), 1);
-	KUNIT_EXPECT_EQ(test, done.calls, 1);
-	KUNIT_EXPECT_EQ(test, done.status, IB_WC_SUCCESS);
+	ib_mock_expect_done(test, mock, &done);
 
 	rw_check_chain(test, mock, &ctx, nents, xfer, dir,
 		       rw_expect_mr(mock->profile, nents, dir));

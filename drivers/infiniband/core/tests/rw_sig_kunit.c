@@ -673,8 +673,7 @@ static void sig_test_lists_at_limit(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, wqes, 2);
 	KUNIT_ASSERT_EQ(test, 0, rdma_rw_ctx_post(&ctx, mock->qp, SIG_PORT,
 						  &done.cqe, NULL));
-	KUNIT_EXPECT_EQ(test, ib_mock_poll(mock), 1);
-	KUNIT_EXPECT_EQ(test, done.status, IB_WC_SUCCESS);
+	ib_mock_expect_done(test, mock, &done);
 	KUNIT_EXPECT_EQ(test, 0, ib_check_mr_status(ctx.reg->mr,
 						    IB_MR_CHECK_SIG_STATUS,
 						    &status));

@@ -220,9 +220,7 @@ int sig_do_io(struct kunit *test, struct ib_mock *mock,
 	KUNIT_ASSERT_EQ(test, 0, rdma_rw_ctx_post(&ctx, mock->qp, SIG_PORT,
 						  &done.cqe, NULL));
 	KUNIT_EXPECT_EQ(test, mock->nr_posted - posted, wqes);
-	KUNIT_EXPECT_EQ(test, ib_mock_poll(mock), 1);
-	KUNIT_EXPECT_EQ(test, done.calls, 1);
-	KUNIT_EXPECT_EQ(test, done.status, IB_WC_SUCCESS);
+	ib_mock_expect_done(test, mock, &done);
 	*mrp = mr;
 	KUNIT_EXPECT_EQ(test, 0, ib_check_mr_status(mr, IB_MR_CHECK_SIG_STATUS,
 						    status));

@@ -22,10 +22,14 @@ export CCACHE_DIR CCACHE_BASEDIR CCACHE_NOHASHDIR
 export PATH := /usr/lib/ccache:/usr/bin:$(PATH)
 export BUILD LINUX OBJ_UM OBJ_X86 SERIES
 
-.PHONY: all setup base apply config build check kunit kunit-x86 e2e bench \
-	mutate coverage series fixes irdma-fixes clean
+.PHONY: all setup base apply config kunitconfig build check kunit kunit-x86 \
+	e2e bench mutate coverage series fixes irdma-fixes clean
 
-all: build
+# The first command: the suites as a kernel CI runs them, each
+# directory's .kunitconfig alone in kunit.py's own small kernel, so that a
+# cold machine has results after one such build rather than after the
+# debug kernels make check builds (make build).
+all: kunitconfig
 
 setup: apply config
 
@@ -46,8 +50,10 @@ config: apply
 	@tools/series/build.sh config
 	@tools/series/build.sh x86-config
 
-# The UML suites first: on a cold machine their results come after one
-# kernel build, not three.
+kunitconfig: apply
+	@tools/series/build.sh kunitconfig
+# The series' own kernels (KASAN, lockdep, KCSAN, dma-debug), the UML
+# suites first, and the in-tree users of the API built with W=1.
 build: setup
 	@tools/series/build.sh kunit
 	@tools/series/build.sh x86-kunit

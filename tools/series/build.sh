@@ -26,6 +26,12 @@
 #                       with kunit's small batches unless they say else)
 #   build.sh kernel     only build the kernel ($OBJ_UM/linux), which is
 #                       also the make e2e guest
+#   build.sh kunitconfig  the suites as a kernel CI runs them: each
+#                       directory's .kunitconfig alone, in kunit.py's own
+#                       kernel for its arch (x86_64 under
+#                       drivers/infiniband/hw/, else UML), nothing of
+#                       configs/; in $BUILD/kunitconfig/<directory>, the
+#                       results in its kunit.json
 #   build.sh x86-config [force]  the same as config for $OBJ_X86, from
 #                       the .kunitconfig files under drivers/infiniband/hw/,
 #                       those beside a dma.config (with it) and
@@ -58,9 +64,11 @@ here=$(cd "$(dirname "$0")" && pwd)
 fragments=("$here/configs/um-rw-users.config" "$here/configs/um-debug.config"
 	"$here/configs/um-guest.config")
 x86_fragments=()
+kunitconfigs=()
 # Only those in the tree: a bisect step may predate some.
 while read -r f; do
 	[ -f "$LINUX/$f" ] || continue
+	kunitconfigs+=("$f")
 	case $f in
 	drivers/infiniband/hw/*) x86_fragments+=("$LINUX/$f") ;;
 	*) fragments+=("$LINUX/$f") ;;
@@ -172,6 +180,30 @@ config)
 	# kunit.py checks that every option of the fragments made it in.
 	kunit config >/dev/null
 	;;
+kunitconfig)
+	# The UML kernels first: they build faster than an x86_64 one.
+	runs=()
+	for f in "${kunitconfigs[@]}"; do
+		[[ $f == drivers/infiniband/hw/* ]] || runs+=("um:$f")
+	done
+	for f in "${kunitconfigs[@]}"; do
+		[[ $f != drivers/infiniband/hw/* ]] || runs+=("x86_64:$f")
+	done
+	rc=0
+	for run in "${runs[@]}"; do
+		arch=${run%%:*}
+		dir=$(dirname "${run#*:}")
+		out=$BUILD/kunitconfig/${dir//\//_}
+		mkdir -p "$out"
+		rm -f "$out/kunit.json"
+		echo "build: kunit.py run --arch=$arch --kunitconfig=$dir"
+		"$here/kunit_console.py" run --arch="$arch" --build_dir="$out" \
+			--kunitconfig="$dir" --jobs="$(nproc)" \
+			--timeout="$x86_timeout" --json="$out/kunit.json" ||
+			rc=1
+	done
+	exit $rc
+	;;
 x86-config)
 	no_x86_suite >/dev/null && no_x86_objs >/dev/null && exit 0
 	config_fresh "$OBJ_X86" "${x86_fragments[@]}" &&
@@ -263,7 +295,7 @@ users)
 	;;
 *)
 	echo "usage: $0 config|users|users-fresh|kunit|suites|kunit-exec|" \
-		"kernel|x86-config|x86-kunit|x86-suites|x86-kunit-exec|" \
+		"kernel|kunitconfig|x86-config|x86-kunit|x86-suites|x86-kunit-exec|" \
 		"x86-race-kcsan|x86-objs" >&2
 	exit 2
 	;;

@@ -178,6 +178,26 @@ run_kunit() {
 	tally "$(python3 "$here/kunit_results.py" "$json" ${arch:+"$arch"})"
 }
 
+# The suites as README says a kernel CI runs them: each directory's
+# .kunitconfig alone, in kunit.py's own kernel (build.sh kunitconfig),
+# one verdict per run.
+run_kunitconfig() {
+	local log=$logs/kunitconfig.log f dir json
+
+	"$here/build.sh" kunitconfig >"$log" 2>&1
+	for f in $(our_files | grep '/\.kunitconfig$'); do
+		dir=$(dirname "$f")
+		json=$BUILD/kunitconfig/${dir//\//_}/kunit.json
+		if [ -s "$json" ]; then
+			tally "$(python3 "$here/kunit_results.py" "$json" \
+				--run "kunit.py --kunitconfig=$dir")"
+		else
+			say "FAIL kunit.py --kunitconfig=$dir: no results, see $log"
+			failed=$((failed + 1))
+		fi
+	done
+}
+
 # logs_clean <checker> <banner> <report> <log...>: each log shows that
 # the checker ran (a line matching the ERE <banner>) and has no line
 # matching the PCRE <report>.
@@ -459,11 +479,12 @@ check_git_am() {
 # for its own lines.
 stages=(kunit coverage base irdma e2e bisect lint mail)
 
-# The KUnit suites of both kernels and what their kernel logs must not
-# hold.
+# The KUnit suites as a kernel CI runs them, then in both of the series'
+# kernels, and what those kernels' logs must not hold.
 stage_kunit() {
 	local ok cases
 
+	run_kunitconfig
 	run_kunit "$OBJ_UM" kunit
 	run_kunit "$OBJ_X86" x86-kunit x86_64
 	read -r ok cases < <(python3 "$here/kunit_results.py" \

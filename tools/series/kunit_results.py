@@ -16,6 +16,10 @@ cases measure, they are not tests of their own.
 
 kunit_results.py <json> --case <suite>.<case> prints "<passed> <total>"
 of that one case, parameterized ones counted one by one.
+
+kunit_results.py <json> --run <label> judges a whole run as one check:
+"PASS <label>: <n> suites, <c> cases, <s> skipped", or FAIL with the
+failed cases named, then "1 0" or "0 1".
 """
 import json
 import sys
@@ -53,11 +57,28 @@ def count_case(root, path):
     return sum(s == "PASS" for s in leaves), len(leaves)
 
 
+def judge_run(root, label):
+    """One verdict for every case of the run."""
+    results = [(g["name"] + "." + n, s) for g in root["sub_groups"]
+               for n, s in cases(g)]
+    failed = [n for n, s in results if s not in ("PASS", "SKIP")]
+    skipped = sum(s == "SKIP" for n, s in results)
+    bad = bool(failed) or not results
+    print(f"{'FAIL' if bad else 'PASS'} {label}: "
+          f"{len(root['sub_groups'])} suites, {len(results)} cases, "
+          f"{skipped} skipped" + "".join(f"\nFAIL {label}: {n}"
+                                         for n in failed))
+    print(int(not bad), int(bad))
+
+
 def main():
     with open(sys.argv[1]) as f:
         root = json.load(f)
     if sys.argv[2:3] == ["--case"]:
         print(*count_case(root, sys.argv[3]))
+        return
+    if sys.argv[2:3] == ["--run"]:
+        judge_run(root, sys.argv[3])
         return
     label = "".join(a + " " for a in sys.argv[2:3])
     passed = failed = 0

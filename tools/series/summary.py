@@ -5,7 +5,8 @@
   summary.py <logs> <repo> <linux> <passed> <failed>
       print the summary of the run whose verdict lines are <logs>/results.txt
       and whose stage times are <logs>/times.txt: totals, the cases of each
-      KUnit suite, the e2e runs, rw.c's size and coverage and each
+      KUnit suite, the runs of each .kunitconfig alone as a kernel CI
+      makes them, the e2e runs, rw.c's size and coverage and each
       stage's time.
       check.sh writes it to <logs>/summary.txt after every stage.
   summary.py --tested <summary>
@@ -32,6 +33,7 @@ MAINLINE_RW_LINES = 1189
 SUITE = re.compile(r"^(PASS|FAIL) (kunit|bench) (x86_64 )?(\S+): "
                    r"(\d+) cases, (\d+) skipped, (\d+) failed$")
 E2E = re.compile(r"^(PASS|FAIL) e2e: (\S+) (\S+):")
+KUNITCONFIG = re.compile(r"^(PASS|FAIL) kunit\.py (--kunitconfig=\S+: .*)$")
 
 
 def read_lines(path):
@@ -84,6 +86,8 @@ def write_summary(logs, repo, linux, passed, failed):
         counts = "; ".join(f"{arch} {c} cases, {s} skipped, {f} failed"
                            for arch, (c, s, f) in archs.items())
         print(f"suite {name}: {counts}")
+    for m in filter(None, map(KUNITCONFIG.match, lines)):
+        print(f"kernel CI: {m[1]} {m[2]}")
     runs = e2e_runs(lines)
     if runs:
         bad = [f"{u} {t}" for v, u, t in runs if v != "PASS"]

@@ -64,8 +64,9 @@ def judge_run(root, label):
     failed = [n for n, s in results if s not in ("PASS", "SKIP")]
     skipped = sum(s == "SKIP" for n, s in results)
     bad = bool(failed) or not results
+    suites = len(root["sub_groups"])
     print(f"{'FAIL' if bad else 'PASS'} {label}: "
-          f"{len(root['sub_groups'])} suites, {len(results)} cases, "
+          f"{suites} suite{'s' * (suites != 1)}, {len(results)} cases, "
           f"{skipped} skipped" + "".join(f"\nFAIL {label}: {n}"
                                          for n in failed))
     print(int(not bad), int(bad))

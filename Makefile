@@ -3,7 +3,15 @@
 # The rdma_rw series: apply this sparse tree to a Linux 6.12+ base, build
 # and test it, and write it out as a patch series.  See README.md.
 
-BUILD	?= $(CURDIR)/build
+# Build trees live outside the clone, where the next clone (CI's) finds
+# them warm, as it finds ccache; build/ in the clone links to them.  The
+# path is resolved once, because kbuild and ccache record absolute paths:
+# a tree reached by another spelling of its path would build again.
+BUILD	?= $(or $(XDG_CACHE_HOME),$(HOME)/.cache)/rdma-rw-series
+override BUILD := $(shell mkdir -p '$(BUILD)' && cd '$(BUILD)' && pwd -P)
+ifeq ($(BUILD),)
+$(error cannot create the build directory)
+endif
 LINUX	:= $(BUILD)/linux
 OBJ_UM	:= $(BUILD)/obj-um
 OBJ_X86	:= $(BUILD)/obj-x86
@@ -35,6 +43,7 @@ setup: apply config
 
 base:
 	@tools/series/deps.sh
+	@if [ ! -e build ] || [ -L build ]; then ln -sfn '$(BUILD)' build; fi
 	@tools/series/base.sh $(LINUX)
 
 apply: base

@@ -75,6 +75,11 @@ our_sources() { our_files | grep -E '\.[ch]$'; }
 check_bisect() {
 	local rev=$1
 
+	if [ ! -d "$BUILD/obj-bisect/.bisect" ]; then
+		rm -rf "$BUILD/obj-bisect"
+		cp -a "$OBJ_UM" "$BUILD/obj-bisect" &&
+			mkdir "$BUILD/obj-bisect/.bisect" || return 1
+	fi
 	git -C "$LINUX" checkout -q "$rev" || return 1
 	if changes_um "$rev"; then
 		OBJ_UM=$BUILD/obj-bisect "$here/build.sh" config force &&
@@ -133,12 +138,41 @@ bisect_kunit_wait() {
 }
 
 # The line of the bisect step whose suites run in the background, if any
-# (bisect_pending: its number and commit message file).
+# (bisect_pending: its number, commit message file and verdict key).
 bisect_kunit_report() {
 	[ ${#bisect_pending[@]} = 0 ] && return
 	check "bisect: patch ${bisect_pending[0]} (${bisect_pending[1]}) passes its UML suites" \
-		bisect_kunit_wait "${bisect_pending[0]}"
+		bisect_kunit_wait "${bisect_pending[0]}" &&
+		bisect_passed "${bisect_pending[2]}" "${bisect_pending[0]}"
 	bisect_pending=()
+}
+
+# A bisect verdict depends only on the step's tree, what the step does
+# ($2: build, or suites), the options it builds with, the scripts that
+# build it and the compiler.  bisect_key <rev> <what> hashes them; a
+# PASS is kept under that key in $BUILD/bisect-passed, as ccache keeps
+# an object, and a later run says it again, marked cached, instead of
+# building the same tree again.  A changed patch changes its tree and
+# every later one's; BISECT_CACHE=0 builds every step.
+bisect_key() {
+	{
+		git -C "$LINUX" rev-parse "$1^{tree}"
+		echo "$2"
+		cat "$BUILD/bisect.config"
+		(cd "$here" && cat build.sh check.sh host-glue.sh configs/* host/*)
+		gcc --version | head -n 1
+	} | sha1sum | cut -d ' ' -f 1
+}
+
+bisect_cached() {
+	[ "${BISECT_CACHE:-1}" != 0 ] && [ -s "$BUILD/bisect-passed/$1" ]
+}
+
+# bisect_passed <key> <patch number>: keep a PASS
+bisect_passed() {
+	mkdir -p "$BUILD/bisect-passed"
+	echo "patch $2 passed $(date -u +%FT%TZ), key $1" \
+		>"$BUILD/bisect-passed/$1"
 }
 
 # A patch whose UML suites a bisect step runs: one that adds a suite (a
@@ -563,30 +597,42 @@ bisect_config() {
 }
 
 # Each patch builds, and its UML suites pass where touches_suite says.
+# The bisect tree is made at the first step not cached (check_bisect).
 stage_bisect() {
-	local n=0 total msg rev
+	local n=0 total msg rev name key suites
 
 	bisect_config
 	export UM_EXTRA_CONFIGS=$BUILD/bisect.config
-	rm -rf "$BUILD/obj-bisect"
-	cp -a "$OBJ_UM" "$BUILD/obj-bisect"
+	rm -rf "$BUILD/obj-bisect/.bisect"
 	total=$(patch_msgs | wc -l)
 	bisect_pending=()
 	for msg in $(patch_msgs); do
 		n=$((n + 1))
 		rev=series~$((total - n))
-		check "bisect: patch $n ($msg) builds" check_bisect "$rev" ||
-			continue
+		name="bisect: patch $n ($msg)"
+		key=$(bisect_key "$rev" build)
+		suites=
 		# The last patch's suites are the KUnit run's, same options.
 		if [ $n -lt "$total" ] && touches_suite "$rev"; then
-			bisect_kunit_report
-			if bisect_kunit_start $n \
-					>"$logs/bisect-kunit-$n.log" 2>&1; then
-				bisect_pending=("$n" "$msg")
-			else
-				check "bisect: patch $n ($msg) passes its UML suites" \
-					log_failed "$logs/bisect-kunit-$n.log"
-			fi
+			suites=$(bisect_key "$rev" suites)
+		fi
+		if bisect_cached "$key" &&
+				{ [ -z "$suites" ] || bisect_cached "$suites"; }; then
+			check "$name builds, cached" cat "$BUILD/bisect-passed/$key"
+			[ -z "$suites" ] ||
+				check "$name passes its UML suites, cached" \
+					cat "$BUILD/bisect-passed/$suites"
+			continue
+		fi
+		check "$name builds" check_bisect "$rev" || continue
+		bisect_passed "$key" $n
+		[ -n "$suites" ] || continue
+		bisect_kunit_report
+		if bisect_kunit_start $n >"$logs/bisect-kunit-$n.log" 2>&1; then
+			bisect_pending=("$n" "$msg" "$suites")
+		else
+			check "$name passes its UML suites" \
+				log_failed "$logs/bisect-kunit-$n.log"
 		fi
 	done
 	bisect_kunit_report

@@ -31,7 +31,9 @@
 #                       kernel for its arch (x86_64 under
 #                       drivers/infiniband/hw/, else UML), nothing of
 #                       configs/; in $BUILD/kunitconfig/<directory>, the
-#                       results in its kunit.json
+#                       results in its kunit.json; the runs, one
+#                       "<directory> <results>" line each, in
+#                       $BUILD/kunitconfig/runs
 #   build.sh x86-config [force]  the same as config for $OBJ_X86, from
 #                       the .kunitconfig files under drivers/infiniband/hw/,
 #                       those beside a dma.config (with it) and
@@ -189,6 +191,13 @@ kunitconfig)
 	for f in "${kunitconfigs[@]}"; do
 		[[ $f != drivers/infiniband/hw/* ]] || runs+=("x86_64:$f")
 	done
+	# What each run will leave, for check.sh: the directory and the
+	# results' path.
+	mkdir -p "$BUILD/kunitconfig"
+	for run in "${runs[@]}"; do
+		dir=$(dirname "${run#*:}")
+		echo "$dir $BUILD/kunitconfig/${dir//\//_}/kunit.json"
+	done >"$BUILD/kunitconfig/runs"
 	rc=0
 	for run in "${runs[@]}"; do
 		arch=${run%%:*}

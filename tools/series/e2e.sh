@@ -283,8 +283,17 @@ for user in "${users[@]}"; do
 	done
 done
 # Each guest is one process on one CPU, so E2E_JOBS of them (default
-# one) run side by side; they share nothing but the read-only root.
+# one) run side by side; they share nothing but the read-only root.  The
+# kselftest's guest, by far the longest, boots first, so that the others
+# run beside it instead of leaving CPUs idle while it ends alone.
+launch=()
 for g in "${guests[@]}"; do
+	case $g in
+	kselftest\ *) launch=("$g" "${launch[@]}") ;;
+	*) launch+=("$g") ;;
+	esac
+done
+for g in "${launch[@]}"; do
 	while [ "$(jobs -pr | wc -l)" -ge "$jobs" ]; do
 		wait -n
 	done

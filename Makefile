@@ -31,7 +31,7 @@ export PATH := /usr/lib/ccache:/usr/bin:$(PATH)
 export BUILD LINUX OBJ_UM OBJ_X86 SERIES
 
 .PHONY: all setup base apply config kunitconfig build check kunit kunit-x86 \
-	e2e bench mutate coverage series fixes irdma-fixes clean
+	e2e soak bench mutate coverage series fixes irdma-fixes clean
 
 # The first command: the suites as a kernel CI runs them, each
 # directory's .kunitconfig alone in kunit.py's own small kernel, so that a
@@ -89,6 +89,14 @@ e2e: setup
 	@tools/series/deps.sh e2e
 	@tools/series/build.sh kernel
 	@tools/series/e2e.sh
+
+# The e2e guests ROUNDS times over, for what fails by chance:
+# make soak E2E_USERS=svcrdma RUNS="rxe rxe+force_mr" ROUNDS=100
+ROUNDS ?= 10
+soak: setup
+	@tools/series/deps.sh e2e
+	@tools/series/build.sh kernel
+	@tools/series/soak.sh $(ROUNDS) $(RUNS)
 
 # This series' rw.c against the base tree's own, side by side: two UML
 # kernels without KASAN, the KUnit benchmark in each, then the rdma

@@ -31,7 +31,8 @@ export PATH := /usr/lib/ccache:/usr/bin:$(PATH)
 export BUILD LINUX OBJ_UM OBJ_X86 SERIES
 
 .PHONY: all setup base apply config kunitconfig build check kunit kunit-x86 \
-	e2e soak bench mutate coverage series fixes irdma-fixes clean
+	e2e soak bench mutate coverage series fixes irdma-fixes irdma-stable \
+	clean
 
 # The first command: the suites as a kernel CI runs them, each
 # directory's .kunitconfig alone in kunit.py's own small kernel, so that a
@@ -129,6 +130,12 @@ fixes: base
 irdma-fixes: base
 	@tools/series/fixes.sh irdma branch
 	@tools/series/fixes.sh irdma format $(BUILD)/irdma-fixes
+
+# Mainline's irdma fixes backported to 6.12.y, for stable
+# (tools/series/irdma-stable/).
+irdma-stable: base
+	@tools/series/fixes.sh irdma-stable branch
+	@tools/series/fixes.sh irdma-stable format $(BUILD)/irdma-stable
 
 clean:
 	rm -rf $(BUILD)

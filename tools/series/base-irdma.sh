@@ -16,6 +16,9 @@
 #           the irdma fixes change, as branch irdma-fixes of $LINUX has
 #           them (fixes.sh irdma branch): upstream's code with the fixes;
 #           fixed.json and fixed.log.
+#   base-irdma.sh stable   the same with branch irdma-stable (fixes.sh
+#           irdma-stable branch): 6.12.y with the backports of mainline's
+#           fixes; stable.json and stable.log.
 #
 # Needs what build.sh needs; BASE_IRDMA defaults to $BUILD/base-irdma.
 set -euo pipefail
@@ -28,12 +31,13 @@ wt=$d/linux
 side=${1:-base}
 case $side in
 base) rev=base files=(drivers/infiniband/hw/irdma/verbs.c) ;;
-fixed)
+fixed | stable)
 	rev=irdma-fixes
-	mapfile -t files < <(git -C "$LINUX" diff --name-only base irdma-fixes)
+	[ "$side" = fixed ] || rev=irdma-stable
+	mapfile -t files < <(git -C "$LINUX" diff --name-only base "$rev")
 	files=(drivers/infiniband/hw/irdma/verbs.c "${files[@]}")
 	;;
-*) echo "usage: $0 [base|fixed]" >&2; exit 2 ;;
+*) echo "usage: $0 [base|fixed|stable]" >&2; exit 2 ;;
 esac
 
 mkdir -p "$d"

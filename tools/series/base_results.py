@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0-only
 """Judge the suites' results on the base tree's rw.c (base-rw.sh).
 
-Usage: base_results.py base|fixed|verbs|verbs-fixed <failures list>
-       <kernel>=<json>...
+Usage: base_results.py base|fixed|verbs|verbs-fixed|verbs-stable
+       <failures list> <kernel>=<json>...
 
 Every test case that ran (a skipped one did not) counts; the benchmark
 suites' cases do not: they measure the base, and a refusal of theirs is
@@ -26,7 +26,9 @@ case must still fail as it does on the base, since a minimal fix changes
 nothing but its bug and a listed difference that passes means a fix
 reached further or the list is stale; an unlisted case must pass, as it
 does on the base; prints "PASS irdma fixed: N cases, the B upstream bugs
-pass, the D other listed differences still fail".
+pass, the D other listed differences still fail".  "verbs-stable": the
+same with the backports of mainline's fixes to 6.12.y (base-irdma.sh
+stable), for the cases the list calls a backported upstream bug.
 Last line: "<passed> <failed>" for check.sh's tally.
 Under each unlisted failure go the first lines the case printed, from
 the kernel log beside its JSON file (the same name, ending .log), so that
@@ -93,6 +95,7 @@ def main():
     ours = [s for s in sys.argv[3:] if s.startswith("ours=")]
     check, file, only = {"verbs": ("irdma differential", "verbs.c", "irdma"),
                          "verbs-fixed": ("irdma fixed", "verbs.c", "irdma"),
+                         "verbs-stable": ("irdma stable", "verbs.c", "irdma"),
                          }.get(mode, (f"kunit-{mode}", "rw.c", ""))
     ran, missing = results(specs, only)
     bad = [f"FAIL {check}: no results in {m}" for m in missing]
@@ -115,13 +118,14 @@ def main():
                 for k, n in sorted(known.keys() - failed)]
         summary = (f"{len(ran)} cases, {len(failed)} fail on the base "
                    f"{file}, all {len(known)} listed")
-    elif mode == "verbs-fixed":
-        bugs = {k for k, (bug, _) in known.items()
-                if bug.startswith("upstream bug")}
+    elif mode in ("verbs-fixed", "verbs-stable"):
+        label = ("upstream bug" if mode == "verbs-fixed"
+                 else "backported upstream bug")
+        bugs = {k for k, (bug, _) in known.items() if bug.startswith(label)}
         others = known.keys() - bugs
         logs = [p.split("=", 1)[1][:-len(".json")] + ".log" for p in specs]
         for k, n in sorted(failed & bugs):
-            bad.append(f"FAIL {check}: {k} {n}: upstream bug, "
+            bad.append(f"FAIL {check}: {k} {n}: {label}, "
                        f"{ran[(k, n)]} with the fixes")
             bad += why(logs, n)
         for k, n in sorted(failed - known.keys()):
@@ -135,10 +139,10 @@ def main():
         if bad:
             summary = (f"{len(ran)} cases, "
                        f"{len(bugs & (ran.keys() - failed))} of {len(bugs)} "
-                       f"upstream bugs pass, {len(others & failed)} of "
+                       f"{label}s pass, {len(others & failed)} of "
                        f"{len(others)} other listed differences still fail")
         else:
-            summary = (f"{len(ran)} cases, the {len(bugs)} upstream bugs "
+            summary = (f"{len(ran)} cases, the {len(bugs)} {label}s "
                        f"pass, the {len(others)} other listed differences "
                        f"still fail")
     else:

@@ -176,7 +176,8 @@ run_base() {
 }
 
 # The irdma suites against the base tree's verbs.c (base-irdma.sh), side
-# $1 "base" or "fixed" (with the irdma fixes), judged as run_base judges
+# $1 "base", "fixed" (with the irdma fixes) or "stable" (with the
+# backports of mainline's irdma fixes), judged as run_base judges
 # rw.c's against irdma-base-failures: one line, then one for each case
 # that differs, counted in the tally.  Returns non-zero when it failed.
 run_base_irdma() {
@@ -189,19 +190,28 @@ run_base_irdma() {
 		"ours=$OBJ_X86/kunit.json")"
 }
 
-# A fixes series (fixes.sh), $1 "rw" (tools/series/fixes/) or "irdma"
-# (tools/series/irdma-fixes/): it applies to the pristine base, each
+# A fixes series (fixes.sh), $1 "rw" (tools/series/fixes/), "irdma"
+# (tools/series/irdma-fixes/) or "irdma-stable" (its backports,
+# tools/series/irdma-stable/): it applies to the pristine base, each
 # patch builds and passes checkpatch, b4 reads it back, and the suites
 # pass on the base rw.c, or the base verbs.c, with it: every case listed
-# as an upstream bug in base-failures, or irdma-base-failures.
+# as an upstream bug in base-failures, or irdma-base-failures (there as
+# a backported upstream bug for the backports).
 check_fixes() {
 	local n=0 ok=1 p listed sel=() name=fixes what=fixes fix=fix
-	local arch="UML, W=1"
+	local arch="UML, W=1" side=fixed label="upstream bug"
 
-	if [ "$1" = irdma ]; then
+	case $1 in
+	irdma)
 		sel=(irdma) name=irdma-fixes what="irdma fixes" fix="irdma fix"
 		arch="x86_64, W=1"
-	fi
+		;;
+	irdma-stable)
+		sel=(irdma-stable) name=irdma-stable what="irdma backports"
+		fix="irdma backport" arch="x86_64, W=1" side=stable
+		label="backported upstream bug"
+		;;
+	esac
 	check "$what: applied and signed by the sender onto the pristine base" \
 		"$here/fixes.sh" "${sel[@]}" branch ||
 		{ say "FAIL $what: no branch to test"; failed=$((failed + 1)); return; }
@@ -217,9 +227,10 @@ check_fixes() {
 	check "b4: the $what as b4 reads them, and b4 am onto the base" \
 		b4_roundtrip "$BUILD/$name" "$name" \
 		"$here/$name/cover-letter.txt" || ok=0
-	if [ "$1" = irdma ]; then
-		run_base_irdma fixed || ok=0
-		listed=$(awk -F'\t' '!/^#/ && $3 ~ /^upstream bug/' \
+	if [ "$1" != rw ]; then
+		run_base_irdma "$side" || ok=0
+		listed=$(awk -F'\t' -v label="$label" \
+			'!/^#/ && index($3, label) == 1' \
 			"$here/irdma-base-failures" | wc -l)
 	else
 		run_base fixed || ok=0
@@ -437,10 +448,12 @@ stage_base() {
 	check_fixes rw
 }
 
-# The irdma suites on the base tree's verbs.c, then with the irdma fixes.
+# The irdma suites on the base tree's verbs.c, then with the irdma fixes,
+# then with the backports to 6.12.y.
 stage_irdma() {
 	run_base_irdma base
 	check_fixes irdma
+	check_fixes irdma-stable
 }
 
 # The ULPs in guests, and kmemleak's scan of the suites.
@@ -504,7 +517,7 @@ stage_mail() {
 		b4_roundtrip "$SERIES" series "$here/cover-letter.txt"
 	# The fixes' mails are written by the base and irdma stages.
 	mails=("$SERIES")
-	for d in "$BUILD/fixes" "$BUILD/irdma-fixes"; do
+	for d in "$BUILD/fixes" "$BUILD/irdma-fixes" "$BUILD/irdma-stable"; do
 		[ -d "$d" ] && mails+=("$d")
 	done
 	check "mail: no placeholder address in ${mails[*]##*/}" \

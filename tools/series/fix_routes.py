@@ -10,7 +10,8 @@ run>", then "PASS fixes: ..." with the count of each route, or FAIL
 when a fix of fixes/, irdma-fixes/ or security/ is not listed, is listed
 twice, names a file that is not there, has no status it knows, or names
 cases that base-failures and irdma-base-failures do not list.  Stable is
-read from the patch itself: a Cc: stable@vger.kernel.org line.
+read from the patch itself: a Cc: stable@vger.kernel.org line, or a
+backport's "commit <id> upstream." line.
 """
 import glob
 import os
@@ -20,7 +21,12 @@ import sys
 STATUS = re.compile(r"applies|backport of [0-9a-f]{12,40}|6\.12-only|held"
                     r"|unchecked$")
 MAILED = ("fixes/[0-9]*.patch", "irdma-fixes/[0-9]*.patch",
-          "security/irdma/[0-9]*.patch", "security/patches/[0-9]*.patch")
+          "irdma-stable/[0-9]*.patch", "security/irdma/[0-9]*.patch",
+          "security/patches/[0-9]*.patch")
+# A patch for stable: Cc'd to it, or a backport that names its mainline
+# commit as stable's rules ask.
+FOR_STABLE = re.compile(r"^(Cc: stable@vger\.kernel\.org|"
+                        r"commit [0-9a-f]{40} upstream\.$)", re.M)
 
 
 def routes(series):
@@ -64,8 +70,7 @@ def main():
             problems.append(f"{name}: unknown status {status}")
             continue
         with open(full) as f:
-            stable = "yes" if re.search(r"^Cc: stable@vger\.kernel\.org",
-                                        f.read(), re.M) else "no"
+            stable = "yes" if FOR_STABLE.search(f.read()) else "no"
         how, ok = tested(series, cases, pattern)
         if not ok:
             problems.append(f"{name}: no case matches {pattern}")

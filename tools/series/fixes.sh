@@ -7,13 +7,19 @@
 # tools/series/irdma-fixes/, each in order, with its cover letter as
 # cover-letter.txt there (format.sh).  They are kept as message and diff,
 # with no author and no Signed-off-by: the sender's are added here.
+# A third, tools/series/irdma-stable/, holds backports to 6.12.y of
+# mainline's own irdma fixes: each keeps its author's From: and
+# Signed-off-by, and the sender signs it off after them.
 #
-#   fixes.sh [irdma] branch        apply them onto base as branch fixes
-#                                  (irdma-fixes) of $LINUX, authored and
+#   fixes.sh [irdma|irdma-stable] branch
+#                                  apply them onto base as branch fixes
+#                                  (irdma-fixes, irdma-stable) of $LINUX,
 #                                  signed off by the sender (ident below)
-#   fixes.sh [irdma] format <dir>  write that branch as mail with a cover
+#   fixes.sh [irdma|irdma-stable] format <dir>
+#                                  write that branch as mail with a cover
 #                                  letter
-#   fixes.sh [irdma] builds        build at each patch what it touches:
+#   fixes.sh [irdma|irdma-stable] builds
+#                                  build at each patch what it touches:
 #                                  rw.o and its in-tree users (UML, W=1,
 #                                  the KUnit kernel's configuration), or
 #                                  the irdma objects (x86_64, W=1, the
@@ -27,11 +33,17 @@ here=$(cd "$(dirname "$0")" && pwd)
 name=fixes arch=um config=${OBJ_UM:-} objdir=obj-um
 objs=(drivers/infiniband/core/rw.o drivers/nvme/target/rdma.o
 	drivers/infiniband/ulp/isert/ drivers/infiniband/ulp/srpt/)
-if [ "${1:-}" = irdma ]; then
+prefix="PATCH rdma-rc"
+case ${1:-} in
+irdma | irdma-stable)
 	name=irdma-fixes arch=x86_64 config=${OBJ_X86:-} objdir=obj-x86
 	objs=(drivers/infiniband/hw/irdma/)
+	if [ "$1" = irdma-stable ]; then
+		name=irdma-stable prefix="PATCH 6.12.y"
+	fi
 	shift
-fi
+	;;
+esac
 patches=("$here/$name"/[0-9]*.patch)
 # Laid out as $LINUX and $OBJ_UM (or $OBJ_X86) are, for ccache
 # (CCACHE_BASEDIR=$BUILD).
@@ -82,10 +94,16 @@ branch)
 		} | git -C "$wt" stripspace >"$info/message"
 		git -C "$wt" apply --index "$info/diff" ||
 			{ echo "$name: ${p##*/} does not apply" >&2; exit 1; }
-		GIT_AUTHOR_NAME=$author_name GIT_AUTHOR_EMAIL=$author_email \
+		# A backport is its author's, with the date it was written.
+		from=$(sed -n 's/^Author: //p' "$info/info")
+		GIT_AUTHOR_NAME=${from:-$author_name} \
+		GIT_AUTHOR_EMAIL=$(sed -n 's/^Email: //p' "$info/info" | grep . ||
+			echo "$author_email") \
+		GIT_AUTHOR_DATE=$(sed -n 's/^Date: //p' "$info/info" | grep . ||
+			echo "$author_date") \
 		GIT_COMMITTER_NAME=$author_name \
 		GIT_COMMITTER_EMAIL=$author_email \
-		GIT_AUTHOR_DATE=$author_date GIT_COMMITTER_DATE=$author_date \
+		GIT_COMMITTER_DATE=$author_date \
 			git -C "$wt" commit -q -s --no-verify --cleanup=whitespace -F "$info/message"
 	done
 	git -C "$LINUX" branch -f "$name" "$(git -C "$wt" rev-parse HEAD)"
@@ -93,7 +111,7 @@ branch)
 	;;
 format)
 	exec "$here/format.sh" "$2" "$name" "$here/$name/cover-letter.txt" \
-		"PATCH rdma-rc"
+		"$prefix"
 	;;
 builds)
 	# One worktree stepped through the patches: each checkout touches
@@ -112,7 +130,7 @@ builds)
 	done
 	;;
 *)
-	echo "usage: $0 [irdma] branch|format <dir>|builds" >&2
+	echo "usage: $0 [irdma|irdma-stable] branch|format <dir>|builds" >&2
 	exit 2
 	;;
 esac

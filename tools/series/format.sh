@@ -34,11 +34,12 @@ if [ -z "$subject" ] || [ -z "$revision" ] || [ -z "$change_id" ]; then
 fi
 
 rm -rf "$out"
-# The cover letter is from whoever signed the patches.  The patches are
-# threaded under it, as git send-email would thread them.
+# The cover letter is from whoever committed and signed the patches (a
+# backport keeps its own author).  The patches are threaded under it, as
+# git send-email would thread them.
 # A first posting says no "v1".
-name=$(git -C "$LINUX" log -1 --format=%an "$branch")
-email=$(git -C "$LINUX" log -1 --format=%ae "$branch")
+name=$(git -C "$LINUX" log -1 --format=%cn "$branch")
+email=$(git -C "$LINUX" log -1 --format=%ce "$branch")
 version=()
 [ "$revision" = 1 ] || version=(-v "$revision")
 git -C "$LINUX" -c user.name="$name" -c user.email="$email" \
@@ -75,13 +76,18 @@ PY
 
 # To: and Cc: of each mail from get_maintainer.pl (the tree has no git
 # history to ask, so MAINTAINERS alone): the maintainers, then reviewers
-# and lists.  The cover letter goes to everyone a patch goes to.
-python3 - "$LINUX" "$cover" "$out"/[0-9]*.patch <<'PY'
+# and lists.  The cover letter goes to everyone a patch goes to.  A
+# backport to a stable tree goes to the stable list, the maintainers and
+# the author on Cc:.
+python3 - "$LINUX" "$prefix" "$cover" "$out"/[0-9]*.patch <<'PY'
+import re
 import subprocess
 import sys
 
-tree, cover, mails = sys.argv[1], sys.argv[2], sys.argv[3:]
+tree, prefix, cover = sys.argv[1:4]
+mails = sys.argv[4:]
 patches = [m for m in mails if m != cover]
+stable = re.search(r"\b\d+\.\d+\.y$", prefix)
 
 
 def people(opts, paths):
@@ -95,8 +101,13 @@ def people(opts, paths):
 def add_headers(path, paths):
     """Put To: and Cc: at the end of one mail's headers."""
     head, body = open(path).read().split("\n\n", 1)
-    for name, opts in (("To", ["--no-r", "--no-l"]), ("Cc", ["--no-m"])):
-        value = people(opts, paths)
+    to, cc = people(["--no-r", "--no-l"], paths), people(["--no-m"], paths)
+    if stable:
+        authors = sorted({a for p in paths for a in re.findall(
+            r"^From: (.+)$", open(p).read().split("\n\n", 1)[0], re.M)})
+        cc = ", ".join(x for x in [to] + authors + [cc] if x)
+        to = "stable@vger.kernel.org"
+    for name, value in (("To", to), ("Cc", cc)):
         if value:
             head += f"\n{name}: {value}"
     open(path, "w").write(head + "\n\n" + body)

@@ -10,7 +10,7 @@
 # given (e2e.sh's defaults otherwise), E2E_JOBS at a time, and prints
 #
 #   PASS|FAIL soak: <users> <runs>: P of N guests passed, guest seconds
-#                   median M, max X
+#                   median M, max X, D UML processes died after their test
 #
 # then one line per failed guest with its log, kept under
 # $BUILD/soak/<round>/; the logs of rounds that passed are removed.
@@ -35,10 +35,11 @@ passed=$(cat "$out"/*.txt | grep -c '^PASS')
 guests=$(cat "$out"/*.txt | grep -cE '^(PASS|FAIL) e2e:')
 secs=$(cat "$out"/*.txt | sed -nE 's/.*\(guest ([0-9]+) s.*/\1/p' | sort -n)
 median=$(sed -n "$(((guests + 1) / 2))p" <<<"$secs")
+died=$(cat "$out"/*.txt | grep -c 'then its UML process died')
 verdict=FAIL
 [ "$guests" -gt 0 ] && [ "$passed" = "$guests" ] && verdict=PASS
 echo "$verdict soak: ${E2E_USERS:-all users} ${*:-all runs}:" \
 	"$passed of $guests guests passed, guest seconds median ${median:-0}," \
-	"max $(tail -n 1 <<<"$secs")"
+	"max $(tail -n 1 <<<"$secs"), $died UML processes died after their test"
 grep -h '^FAIL' "$out"/*.txt | sed 's/^/    /'
 [ "$verdict" = PASS ]

@@ -250,11 +250,12 @@ timed_boot() {
 
 # How the UML process of the guest with console log $1 ended, when it
 # died of a signal: "; then its UML process died of signal N".  6.12's
-# UML, with KASAN, now and then dies of SIGSEGV once its test has ended
-# (its console has the test's exit), as it powers off: the host logs
+# UML, with KASAN, now and then dies once its console has the test's
+# exit and "reboot: Power down": of SIGSEGV, the host logging
 # "overflowed sigaltstack" (the signal stack is one THREAD_SIZE, and
-# interrupts and softirqs run on it).  The run's verdict rests on what
-# the test logged, so the line says it and the run stands.
+# interrupts and softirqs run on it), or once of SIGABRT.  The run's
+# verdict rests on what the test logged, so the line says it and the
+# run stands.
 uml_death() {
 	local status
 

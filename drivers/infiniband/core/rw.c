@@ -934,7 +934,8 @@ EXPORT_SYMBOL(rdma_rw_ctx_post);
 /*
  * Return the context's MRs to their pool, free what it allocated and undo
  * the DMA mappings it recorded, those of a bio_vec I/O: each piece's, which
- * its SGE holds, or its list's.  A ULP's scatterlist is the ULP's to name.
+ * its SGE holds (none on a virt DMA device, so no walk), or its list's.
+ * A ULP's scatterlist is the ULP's to name.
  */
 static __always_inline void
 rdma_rw_release(struct rdma_rw_ctx *ctx, struct ib_qp *qp,
@@ -943,7 +944,7 @@ rdma_rw_release(struct rdma_rw_ctx *ctx, struct ib_qp *qp,
 	struct ib_rdma_wr *wrs = rdma_rw_sge_wrs(ctx);
 	u32 i;
 
-	if (ctx->map == RDMA_RW_MAP_PIECES)
+	if (ctx->map == RDMA_RW_MAP_PIECES && !ib_uses_virt_dma(qp->device))
 		for (i = 0; i < ctx->nr_ops; i++)
 			rdma_rw_unmap_sges(qp->device, wrs[i].wr.sg_list,
 					   wrs[i].wr.num_sge, dir);

@@ -111,6 +111,9 @@ struct ib_mock_wr {
  * @fail_alloc_mr: fail the Nth alloc_mr from now (1 = the next), or 0
  * @map_short:	map_mr_sg maps this many entries fewer than it could
  * @map_error:	map_mr_sg fails with this errno, or 0
+ * @sig_map_unchecked: map_mr_sg_pi takes any signature attributes, as
+ *		mlx5_ib_map_mr_sg_pi() does: mlx5 reads them only when it
+ *		builds the registration's WQE
  * @fail_post_at: refuse the Nth work request posted from now, or 0
  * @mrs:	fast-registration and integrity MRs allocated and not yet
  *		freed
@@ -160,6 +163,7 @@ struct ib_mock {
 	unsigned int fail_alloc_mr;
 	unsigned int map_short;
 	int map_error;
+	bool sig_map_unchecked;
 	unsigned int fail_post_at;
 	int mrs;
 	u32 max_send_wr;

@@ -157,6 +157,30 @@ static void rw_test_mr_reuse(struct kunit *test)
 	}
 }
 
+/*
+ * The same MRs again and again for an I/O that takes two of them: a WRITE
+ * leaves its MRs registered, so the next must invalidate each before it
+ * registers it again, the second as the first, or the mock refuses.  An
+ * iWARP WRITE registers only with force_mr; small_mr has 4 pages an MR.
+ */
+static void rw_test_mr_reuse_two(struct kunit *test)
+{
+	static const struct rw_shape shape = { "two MRs", 8, 0, 0, 0 };
+	struct ib_mock *mock;
+	struct rw_buf *buf;
+	int n;
+
+	rw_force_mr(test);
+	mock = ib_mock_create_device(test, &ib_mock_small_mr);
+	mock->qp = ib_mock_create_qp(mock, rdma_rw_mr_factor(mock->dev, RW_PORT,
+							     shape.nents), 0);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(mock->qp));
+	KUNIT_ASSERT_EQ(test, ib_mock_pool_free(mock, &mock->qp->rdma_mrs), 2);
+	buf = rw_buf_alloc(test, &shape);
+	for (n = 0; n < 3 && test->status == KUNIT_SUCCESS; n++)
+		rw_do_io(test, mock, buf, 0, DMA_TO_DEVICE, RW_SG);
+}
+
 /* Several contexts of one command go out in one post. */
 static void rw_test_chain(struct kunit *test)
 {
@@ -831,6 +855,7 @@ static int rw_suite_init(struct kunit_suite *suite)
 static struct kunit_case rw_test_cases[] = {
 	KUNIT_CASE_PARAM(rw_test_data, rw_case_gen),
 	KUNIT_CASE_SLOW(rw_test_mr_reuse),
+	KUNIT_CASE(rw_test_mr_reuse_two),
 	KUNIT_CASE(rw_test_chain),
 	KUNIT_CASE(rw_test_pool_exhausted),
 	KUNIT_CASE_PARAM(rw_test_force_mr, rw_forced_case_gen),

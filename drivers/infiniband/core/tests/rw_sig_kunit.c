@@ -500,6 +500,16 @@ static void sig_intervals_differ(struct kunit *test, struct ib_mock *mock,
 	attrs->wire.sig.dif.pi_interval = 4096;
 }
 
+/* rw.c sizes the wire stream by the interval: it must not divide by 0. */
+static void sig_no_interval(struct kunit *test, struct ib_mock *mock,
+			    struct sig_buf *buf, struct ib_sig_attrs *attrs,
+			    enum dma_data_direction *dir)
+{
+	mock->sig_map_unchecked = true;
+	attrs->mem.sig.dif.pi_interval = 0;
+	attrs->wire.sig.dif.pi_interval = 0;
+}
+
 static void sig_map_error(struct kunit *test, struct ib_mock *mock,
 			  struct sig_buf *buf, struct ib_sig_attrs *attrs,
 			  enum dma_data_direction *dir)
@@ -521,6 +531,7 @@ static const struct sig_refusal sig_refusals[] = {
 	{ "data not whole intervals", -EINVAL, sig_partial_interval },
 	{ "PI buffer short", -EINVAL, sig_short_pi },
 	{ "intervals differ", -EINVAL, sig_intervals_differ },
+	{ "interval 0, mapped as mlx5 maps", -EINVAL, sig_no_interval, true },
 	{ "map error passed through", -EIO, sig_map_error },
 	/* ib_map_mr_sg_pi() returns 0 or an errno, never a count */
 	{ "map short", -EINVAL, sig_map_short, true },
@@ -568,6 +579,7 @@ static void sig_test_refused(struct kunit *test)
 
 	mock->map_error = 0;
 	mock->map_short = 0;
+	mock->sig_map_unchecked = false;
 	sig_default_attrs(&attrs);
 	sig_run_clean(test, mock, &attrs, DMA_TO_DEVICE);
 }

@@ -38,6 +38,12 @@
 #                     resource list (rdma resource show mr: comm), when no
 #                     initiator module of the test shares its name; fio_data
 #                     then counts the MRs the R/W API registered for it
+#   ULP_TARGET_TASK   when the target's module is also the initiator's
+#   ULP_TARGET_PORT   (no ULP_TARGET_MR): the name of the target's tasks
+#                     that create its QPs, and the port it listens on.
+#                     fio_data then counts the MRs those tasks allocated
+#                     (a trace instance of the test's own records their
+#                     IDs) on the devices of the target's connections
 #   ULP_MEM_ALIGN     fio's iomem_align (default 1028: buffers start at
 #                     an offset into a page)
 #   ULP_BSSPLIT       fio's bssplit (default: 512 bytes to 1 MiB, some
@@ -136,6 +142,9 @@ LOOP_HOST=
 MADE_LOOP=0
 ADDED_NETDEV=0
 SET_LO_UP=0
+TRACEFS=/sys/kernel/tracing
+MOUNTED_TRACEFS=0
+MR_TRACE=
 declare -A ADDED_LINK=()
 # rxe offers signature handover only on devices added while its module
 # parameter is set; a test with PI sets it and puts it back.
@@ -147,6 +156,7 @@ TRANSPORTS=()
 : "${ULP_LOG_ERRORS:=}" "${ULP_LOG_RECONNECT:=}"
 : "${ULP_MEM_ALIGN:=1028}" "${ULP_WILDCARD:=0}"
 : "${ULP_DATA:=fio_data}" "${ULP_TARGET_MR:=}"
+: "${ULP_TARGET_TASK:=}" "${ULP_TARGET_PORT:=}"
 : "${ULP_BSSPLIT:=512/5:4k/15:7680/10:16k/10:64k/15:132k/15:512k/15:1m/15}"
 
 # Wait up to $1 seconds for a command to succeed.
@@ -671,11 +681,88 @@ fio_data() {
 		return 1
 	fi
 	out+=", verified on the target's copy"
-	if [ -n "$ULP_TARGET_MR" ]; then
+	if [ -n "$ULP_TARGET_MR$ULP_TARGET_TASK" ]; then
 		target_mrs "$out" || return 1
 		return
 	fi
 	echo "fio: $out"
+}
+
+# A trace instance of this run's own that records the MRs the target's
+# tasks allocate (ib_core's event mr_alloc, filtered by task name): the
+# R/W API's pools, made with the target's QPs.  Nothing else traces into
+# it, and removing it leaves tracing as it was.
+mr_trace_start() {
+	local event
+
+	if ! mountpoint -q "$TRACEFS"; then
+		mount -t tracefs nodev "$TRACEFS" || return 1
+		MOUNTED_TRACEFS=1
+	fi
+	MR_TRACE=$TRACEFS/instances/rdmatest_$$
+	event=$MR_TRACE/events/rdma_core/mr_alloc
+	mkdir "$MR_TRACE" &&
+		echo "comm == \"$ULP_TARGET_TASK\"" >"$event/filter" &&
+		echo 1 >"$event/enable"
+}
+
+mr_trace_stop() {
+	[ -n "$MR_TRACE" ] && [ -d "$MR_TRACE" ] && rmdir "$MR_TRACE"
+	MR_TRACE=
+	[ $MOUNTED_TRACEFS = 1 ] && umount "$TRACEFS" && MOUNTED_TRACEFS=0
+}
+
+# The IDs of the MRs the target's tasks allocated since mr_trace_start.
+target_mr_ids() {
+	awk '/ mr_alloc: .* rc=0/ {
+		for (i = 1; i <= NF; i++)
+			if ($i ~ /^mr\.id=/)
+				print substr($i, 7)
+	}' "$MR_TRACE/trace"
+}
+
+# The RDMA devices of the connections of the target that listens on port
+# ULP_TARGET_PORT: CM IDs not listening whose source address has it.
+target_devs() {
+	rdma resource show cm_id | awk -v port=":$ULP_TARGET_PORT" '{
+		dev = src = ""
+		for (i = 1; i < NF; i++) {
+			if ($i == "link")
+				dev = $(i + 1)
+			if ($i == "src-addr")
+				src = $(i + 1)
+		}
+		sub(/\/.*/, "", dev)
+		n = length(port)
+		if (dev != "" && substr(src, length(src) - n + 1) == port &&
+		    !/ state LISTEN /)
+			print dev
+	}' | sort -u
+}
+
+# How many of the target's MRs have been mapped (an MR never mapped has
+# length 0): those of module ULP_TARGET_MR, or those the tasks named
+# ULP_TARGET_TASK allocated on the target's devices.
+target_mapped_mrs() {
+	local ids='' devs=$DEVS only="comm [$ULP_TARGET_MR]"
+
+	if [ -z "$ULP_TARGET_MR" ]; then
+		ids=" $(target_mr_ids | tr '\n' ' ')"
+		devs=$(target_devs | paste -sd '|')
+		only=" mrn "
+	fi
+	rdma resource show mr | grep -E "^dev (${devs:-none}) " |
+		grep -F "$only" |
+		awk -v ids="$ids" '{
+			mapped = pool = 0
+			for (i = 1; i < NF; i++) {
+				if ($i == "mrlen")
+					mapped = $(i + 1) > 0
+				if ($i == "mrn")
+					pool = index(ids, " " $(i + 1) " ") > 0
+			}
+			n += mapped && (ids == "" || pool)
+		} END { print n + 0 }'
 }
 
 # Print "fio: $1, <N> MRs of the target registered", or fail when the
@@ -684,18 +771,15 @@ fio_data() {
 # MRs with PI), none over rxe otherwise, where SGE lists do.  An MR of
 # the target's pool that was never mapped has length 0.
 target_mrs() {
-	local n force want=none
+	local n force want=none whose=${ULP_TARGET_MR:-"$ULP_TARGET_TASK"}
 
-	n=$(rdma resource show mr | grep -E "^dev ($DEVS) " |
-		grep -F "comm [$ULP_TARGET_MR]" |
-		awk '{ for (i = 1; i < NF; i++) if ($i == "mrlen" && $(i + 1) > 0) n++ }
-			END { print n + 0 }')
+	n=$(target_mapped_mrs)
 	force=$(cat /sys/module/ib_core/parameters/force_mr 2>/dev/null)
 	case $ULP_NEEDS_BDEV in
 	pi*) want=some ;;
 	esac
 	[ "$TRANSPORT" = siw ] || [ "$force" = Y ] && want=some
-	echo "fio: $1, $n MRs of $ULP_TARGET_MR registered"
+	echo "fio: $1, $n MRs of $whose registered"
 	[ "$want" = some ] && [ "$n" -gt 0 ] && return 0
 	[ "$want" = none ] && [ "$n" = 0 ] && return 0
 	echo "expected $want (force_mr ${force:-?} over $TRANSPORT)"
@@ -894,6 +978,10 @@ run_transport() {
 	DATA=
 	TARGET_DATA=
 	ULP_NOTE=
+	if [ $ok = 0 ] && [ -n "$ULP_TARGET_TASK" ] && ! mr_trace_start; then
+		ktap_print_msg "$t: no trace instance for the target's MRs"
+		ok=1
+	fi
 	if [ $ok = 0 ] && ! ulp_start "$t" "$dev" >"$TMP/start.log" 2>&1; then
 		ktap_print_msg "$t: $ULP_NAME setup failed: $(tail -n 5 "$TMP/start.log")"
 		ok=1
@@ -909,6 +997,7 @@ run_transport() {
 		out+="; $(connections_kept "$ids" "$errs" "$dev" "$marker")" || ok=1
 		ktap_print_msg "$t: $out"
 	fi
+	mr_trace_stop
 	result "$t data" $ok
 
 	# qp-mr
@@ -957,6 +1046,7 @@ net_setup() {
 
 cleanup() {
 	stop_fio
+	mr_trace_stop
 	ulp_disconnect >/dev/null 2>&1
 	ulp_stop >/dev/null 2>&1
 	for t in "${TRANSPORTS[@]}"; do
@@ -994,6 +1084,10 @@ rdma_main() {
 	done
 	if ! why=$(ulp_check); then
 		ktap_skip_all "$why"
+		exit "$KSFT_SKIP"
+	fi
+	if [ -n "$ULP_TARGET_TASK" ] && ! grep -qw tracefs /proc/filesystems; then
+		ktap_skip_all "no tracefs to count the target's MRs with (FTRACE)"
 		exit "$KSFT_SKIP"
 	fi
 	TMP=$(mktemp -d)

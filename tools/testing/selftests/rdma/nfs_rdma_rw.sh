@@ -28,14 +28,18 @@ ULP_NAME=svcrdma
 ULP_COMMANDS="rpc.nfsd rpc.mountd exportfs mount.nfs sha256sum ss"
 ULP_WILDCARD=1
 ULP_MODULES="nfsd rpcrdma nfs"
-# No ULP_TARGET_MR: svcrdma and the client's xprtrdma are one module,
-# rpcrdma, whose MRs the resource list cannot tell apart.
+# svcrdma and the client's xprtrdma are one module, rpcrdma, whose MRs
+# the resource list cannot tell apart: the server's are those that nfsd
+# threads allocate (svcrdma accepts there; its QPs' R/W pools are its
+# only MRs), on the device of its connection to port 20049.
+ULP_TARGET_TASK=nfsd
+ULP_TARGET_PORT=20049
 # The client's messages when the server stopped answering.
 ULP_LOG_ERRORS='nfs: server [^ ]+ not responding'
 
 source "$(dirname "$(readlink -f "$0")")/lib.sh"
 
-NFS_PORT=20049
+NFS_PORT=$ULP_TARGET_PORT
 NFSD=/proc/fs/nfsd
 STATS=/proc/sys/sunrpc/svc_rdma
 # Payload sizes that go inline (below the 4 KiB inline threshold), and
